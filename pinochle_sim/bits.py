@@ -1,0 +1,60 @@
+"""Bit helpers on hand bitboards, compiled to single machine instructions.
+
+numba's nopython mode has no ``np.bitwise_count``; these tiny intrinsics emit LLVM's
+``ctpop`` / ``cttz`` directly. All take and return int64 (the one integer dtype of the kernels).
+"""
+
+from __future__ import annotations
+
+from numba import types
+from numba.extending import intrinsic
+
+from ._jit import jit
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an int64."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        value = context.cast(builder, args[0], x, types.int64)
+        return builder.ctpop(value)
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def lowest_bit_index(typingctx, x):
+    """Index of the lowest set bit of an int64 (64 when ``x == 0``)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        value = context.cast(builder, args[0], x, types.int64)
+        return builder.cttz(value, context.get_constant(types.boolean, False))
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def highest_bit_index(typingctx, x):
+    """Index of the highest set bit of an int64 (-1 when ``x == 0``)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        value = context.cast(builder, args[0], x, types.int64)
+        lz = builder.ctlz(value, context.get_constant(types.boolean, False))
+        return builder.sub(context.get_constant(types.int64, 63), lz)
+
+    return types.int64(x), codegen
+
+
+@jit
+def nth_set_bit(mask: int, n: int) -> int:
+    """Index of the ``n``-th (0-based, from the lowest) set bit of ``mask``; assumes it exists."""
+    for _ in range(n):
+        mask &= mask - 1
+    return lowest_bit_index(mask)

@@ -1,0 +1,156 @@
+"""The ``pinochle-sim`` command line: a thin click layer over the library.
+
+Every command parses, calls one library function and prints. User mistakes become a one-line
+``click.ClickException``/``BadParameter``, never a traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from . import __version__
+from .cards import decode_hand, encode_hand, parse_suit
+from .meld import score_meld
+from .rules import PRESETS, Ruleset, RulesError, dumps_ruleset, resolve_rules
+
+
+def _user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn library ``ValueError``s (bad cards, bad rules) into one-line click errors."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (ValueError, RulesError) as e:
+            raise click.ClickException(str(e)) from None
+
+    return wrapper
+
+
+class RulesParam(click.ParamType):
+    """A preset name or a TOML file path, resolved to a :class:`Ruleset`."""
+
+    name = "NAME|FILE"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Ruleset:
+        if isinstance(value, Ruleset):
+            return value
+        try:
+            return resolve_rules(value)
+        except (ValueError, RulesError) as e:
+            self.fail(str(e), param, ctx)
+
+
+def rules_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--rules",
+        "ruleset",
+        type=RulesParam(),
+        default="partnership",
+        show_default=True,
+        help="Preset name (see `pinochle-sim rules`) or a TOML rules file.",
+    )(func)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="pinochle-sim")
+def main() -> None:
+    """Monte Carlo simulation and strategy analysis for Pinochle.
+
+    \b
+    Example:
+      pinochle-sim meld "AH 10H KH QH JH KH QH 9H 9H" --trump H
+    """
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--toml", "as_toml", is_flag=True, help="Print the ruleset as TOML (loads back).")
+@_user_errors
+def rules(name: str | None, as_toml: bool) -> None:
+    """List the rule presets, or show one (NAME may also be a TOML file).
+
+    \b
+    Examples:
+      pinochle-sim rules
+      pinochle-sim rules joedog --toml > my-rules.toml
+    """
+    if name is None:
+        if as_toml:
+            raise click.UsageError("--toml needs a preset NAME")
+        width = max(len(n) for n in PRESETS)
+        for preset_name, r in PRESETS.items():
+            click.echo(f"{preset_name:<{width}}  {r.description}")
+        return
+    r = resolve_rules(name)
+    if as_toml:
+        click.echo(dumps_ruleset(r), nl=False)
+        return
+    click.echo(f"{r.name}: {r.description}\nsource: {r.source}")
+    for key, value in _ruleset_rows(r):
+        click.echo(f"  {key:<18} {value}")
+
+
+def _ruleset_rows(r: Ruleset) -> list[tuple[str, str]]:
+    rows = []
+    for f in dataclasses.fields(r):
+        if f.name in ("name", "description", "source"):
+            continue
+        v = getattr(r, f.name)
+        rows.append((f.name, f"table {v.name}" if f.name == "meld" else str(v)))
+    rows.append(("total_trick_points", str(r.total_trick_points)))
+    return rows
+
+
+@main.command()
+@click.argument("hand", nargs=-1, required=True)
+@click.option("--trump", "-t", required=True, help="Trump suit S, H, D, C, or 'all'.")
+@rules_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@_user_errors
+def meld(hand: tuple[str, ...], trump: str, ruleset: Ruleset, as_json: bool) -> None:
+    """Score the best meld of HAND for a trump suit.
+
+    HAND is card notation, rank then suit: AS 10H KD QC JS 9H (T for 10, any case, commas or
+    spaces, suit symbols allowed). Quote it or give cards as separate arguments.
+
+    \b
+    Examples:
+      pinochle-sim meld "AH 10H KH QH JH KH QH 9H 9H" --trump H
+      pinochle-sim meld AS AH AD AC QS JD --trump all --rules partnership-classic --json
+    """
+    text = " ".join(hand)
+    suits = list(range(4)) if trump.strip().lower() == "all" else [parse_suit(trump)]
+    results = [score_meld(text, s, ruleset) for s in suits]
+    hand_cards = decode_hand(encode_hand(text))
+    best = max(r.total for r in results)
+    if as_json:
+        doc = {"rules": ruleset.name, "hand": hand_cards, "results": [r.to_dict() for r in results]}
+        if len(results) > 1:
+            doc["best"] = [r.trump for r in results if r.total == best]
+        click.echo(json.dumps(doc))
+        return
+    click.echo(f"hand ({len(hand_cards)} cards): {' '.join(hand_cards)}   rules: {ruleset.name}")
+    for r in results:
+        mark = "  <- best" if len(results) > 1 and r.total == best else ""
+        click.echo(f"\ntrump {r.trump}: {r.total}{mark}")
+        for m in r.melds:
+            click.echo(f"  {m.points:>5}  {m.name:<26} {' '.join(m.cards)}")
+        if not r.melds:
+            click.echo("      0  (no meld)")
+
+
+def run_cli() -> None:  # pragma: no cover - console entry point
+    main(prog_name="pinochle-sim")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
