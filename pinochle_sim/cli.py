@@ -18,7 +18,9 @@ import click
 from . import __version__
 from .cards import decode_hand, encode_hand, parse_suit
 from .meld import score_meld
+from .policies import REGISTRY, PolicySet
 from .rules import PRESETS, Ruleset, RulesError, dumps_ruleset, resolve_rules
+from .trace import format_hand, hand_record
 
 
 def _user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -145,6 +147,90 @@ def meld(hand: tuple[str, ...], trump: str, ruleset: Ruleset, as_json: bool) -> 
             click.echo(f"  {m.points:>5}  {m.name:<26} {' '.join(m.cards)}")
         if not r.melds:
             click.echo("      0  (no meld)")
+
+
+def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Shared options that choose the policies and their parameters."""
+    opts = [
+        click.option("--bid-policy", type=click.Choice(list(REGISTRY["bid"])), default="estimate",
+                     show_default=True, help="Bidding policy."),
+        click.option("--pass-policy", type=click.Choice(list(REGISTRY["pass"])),
+                     default="standard", show_default=True, help="Passing policy."),
+        click.option("--play-policy", type=click.Choice(list(REGISTRY["play"])), default="greedy",
+                     show_default=True, help="Card-play policy."),
+        click.option("--concede-policy", type=click.Choice(list(REGISTRY["concede"])),
+                     default="concede", show_default=True, help="Throw in hopeless bids or not."),
+        click.option("--param", "params", multiple=True, metavar="KIND.NAME=VALUE",
+                     help="Policy parameter, e.g. bid.margin=20 (repeatable)."),
+    ]  # fmt: skip
+    for opt in reversed(opts):
+        func = opt(func)
+    return func
+
+
+def make_policies(bid_policy: str, pass_policy: str, play_policy: str, concede_policy: str,
+                  params: tuple[str, ...]) -> PolicySet:  # fmt: skip
+    try:
+        return PolicySet.from_options(bid_policy, pass_policy, play_policy, concede_policy,
+                                      list(params))  # fmt: skip
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--param") from None
+
+
+def parse_hand_spec(specs: tuple[str, ...]) -> list[int]:
+    """``--hand 3 --hand 10:12`` -> [3, 10, 11]."""
+    out: list[int] = []
+    for spec in specs:
+        try:
+            if ":" in spec:
+                a, b = spec.split(":", 1)
+                lo, hi = int(a), int(b)
+                if hi <= lo:
+                    raise ValueError
+                out.extend(range(lo, hi))
+            else:
+                out.append(int(spec))
+        except ValueError:
+            raise click.BadParameter(
+                f"{spec!r} is not a hand index or a range A:B with A < B", param_hint="--hand"
+            ) from None
+    if any(h < 0 for h in out):
+        raise click.BadParameter("hand indices must be >= 0", param_hint="--hand")
+    if len(out) > 10_000:
+        raise click.BadParameter("at most 10,000 hands can be shown at once", param_hint="--hand")
+    return out
+
+
+@main.command()
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Seed of the run.")
+@click.option("--hand", "hands", multiple=True, default=("0",), show_default=True,
+              help="Hand index, or a range A:B (B excluded); repeatable.")
+@click.option("--dealer", type=click.IntRange(0, 3), default=None,
+              help="Fix the dealer seat (default: hand index mod 4).")
+@rules_option
+@policy_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per hand, one per line.")
+@_user_errors
+def show(seed: int, hands: tuple[str, ...], dealer: int | None, ruleset: Ruleset,
+         bid_policy: str, pass_policy: str, play_policy: str, concede_policy: str,
+         params: tuple[str, ...], as_json: bool) -> None:  # fmt: skip
+    """Show hands move by move: deal, auction, pass, meld, every trick, score.
+
+    \b
+    Examples:
+      pinochle-sim show --seed 1 --hand 0:5
+      pinochle-sim show --seed 7 --hand 42 --rules joedog --json
+    """
+    policies = make_policies(bid_policy, pass_policy, play_policy, concede_policy, params)
+    for i, h in enumerate(parse_hand_spec(hands)):
+        rec = hand_record(seed, h, ruleset, policies, dealer)
+        if as_json:
+            click.echo(json.dumps(rec))
+        else:
+            if i:
+                click.echo()
+            click.echo(format_hand(rec))
 
 
 def run_cli() -> None:  # pragma: no cover - console entry point

@@ -176,11 +176,7 @@ def _candidates(trump: str, table: str) -> list[Candidate]:
         around = Counter({rank + s: 1 for s in SUITS})
         shapes.append((3, f"{word} around", f"{word} around", around))
         shapes.append((3, f"eight {word}", f"eight {word}", around + around))
-    return [
-        (cls, name, values[key], need)
-        for cls, key, name, need in shapes
-        if key in values
-    ]
+    return [(cls, name, values[key], need) for cls, key, name, need in shapes if key in values]
 
 
 def _fits(need: Counter, have: Counter) -> bool:
@@ -282,6 +278,7 @@ def ref_legal(hand: list[str], trick: list[str], trump: str, head: str) -> set[s
        "trump-led": only if the led suit is trump (joedog, two-hand play-out); "never": never.
     If no allowed card can beat, the set from 1-3 stands: in particular a player void in the
     led suit who cannot over-trump an earlier trump must still play a trump.
+    Faces are returned in canonical spelling ("TH" in the hand comes back as "10H").
     """
     _check_suit(trump)
     if head not in HEAD_MODES:

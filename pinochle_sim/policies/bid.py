@@ -1,0 +1,70 @@
+"""Bidding policies: each turns a dealt hand into a bid limit and a preferred trump.
+
+A policy values the hand once; the auction (:mod:`pinochle_sim.auction`) then raises while the
+next bid is within that limit. Values are computed in ``partnership`` points (game points times
+the ruleset's ``scale``) so the same constants serve ``joedog``'s small scoring.
+
+``estimate`` (default) values each trump suit ``s`` as::
+
+    own meld(s) + trick_base + per_trump * (len(s) - 4) + per_ace * aces
+                + partner (partnerships only) + pass_gain (when cards are passed) + margin
+
+and bids up to the best suit's value; it names that suit trump. Where the constants come from:
+``trick_base``, ``per_trump`` and ``per_ace`` are a least-squares fit of the bidding side's trick
+points on the bidder's trump length and ace count, measured with this engine's default ``greedy``
+play (see README, "Bidding constants"); ``partner`` and ``pass_gain`` are the measured mean meld a
+partner adds and the mean meld gained by the bidder from the pass, rounded down to be cautious.
+
+``pass`` never bids (the dealer is then always stuck): for meld-only studies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from ..rules.arrays import RA_MIN_BID, RA_PARTNERS, RA_PASS, RA_SCALE
+from ..bits import popcount
+from ..tricks import suit_len
+from .slots import (
+    BID_ESTIMATE, EST_MARGIN, EST_PARTNER, EST_PASS_GAIN, EST_PER_ACE, EST_PER_TRUMP,
+    EST_TRICK_BASE, PP_BID, PP_BID_PARAMS,
+)  # fmt: skip
+
+ACES = (1 << 5) | (1 << 11) | (1 << 17) | (1 << 23)
+"""Face mask of the four aces."""
+
+
+@jit
+def count_aces(hand: int) -> int:
+    """Number of aces in a packed hand."""
+    return popcount(hand & ACES) + popcount((hand >> 24) & ACES)
+
+
+@jit
+def _bid_limit(hand: int, melds: np.ndarray, ra: np.ndarray, pp: np.ndarray) -> tuple[int, int]:
+    """(highest bid this seat will make, trump it would name) for a dealt hand.
+
+    ``melds[s]`` is the hand's meld with trump ``s``. A limit of 0 means pass; the trump is
+    still named (a stuck dealer needs one).
+    """
+    p = PP_BID_PARAMS
+    scale = ra[RA_SCALE]
+    aces = count_aces(hand)
+    extra = pp[p + EST_TRICK_BASE] + pp[p + EST_PER_ACE] * aces + pp[p + EST_MARGIN]
+    if ra[RA_PARTNERS]:
+        extra += pp[p + EST_PARTNER]
+    if ra[RA_PASS] > 0:
+        extra += pp[p + EST_PASS_GAIN]
+    best_value = -(1 << 40)
+    best_suit = 0
+    for s in range(4):
+        v = melds[s] * scale + pp[p + EST_PER_TRUMP] * (suit_len(hand, s) - 4)
+        if v > best_value:
+            best_value = v
+            best_suit = s
+    limit = (best_value + extra) // scale
+    if pp[PP_BID] != BID_ESTIMATE or limit < ra[RA_MIN_BID]:  # "pass" never bids
+        limit = 0
+    return limit, best_suit
+

@@ -1,0 +1,83 @@
+"""Passing policies (RULES.md section 5): which cards the bidder's partner gives, and which the
+bidder gives back.
+
+``standard`` (default)
+    The partner gives trumps first (highest first), then aces, then tens, then kings, then the
+    rest from high to low. The bidder gives back, one card at a time, the card whose loss costs
+    its meld least; among equals a non-trump card (trump is kept), from the shortest suit (to
+    void it), highest first (the partner can cash a counter). Parameter ``keep_trump`` (1): never
+    give back trump while another card is available; 0 lets the meld rule alone decide.
+``random``
+    Uniform among the cards held, for each card in turn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from ..bits import popcount
+from ..meld import _meld
+from ..rng import below
+from ..tricks import SUIT_MASK, remove_card, suit_len
+from .slots import PASS_STANDARD, PP_PASS, PP_PASS_PARAMS, STD_KEEP_TRUMP
+
+_GIVE_RANK_PRIORITY = np.array([0, 1, 2, 30, 40, 60], dtype=np.int64)  # 9 J Q K 10 A
+
+
+@jit
+def _nth_card(hand: int, n: int) -> int:
+    """Face of the ``n``-th card (0-based, copies counted) of a packed hand in face order."""
+    for f in range(24):
+        c = ((hand >> f) & 1) + ((hand >> (24 + f)) & 1)
+        if n < c:
+            return f
+        n -= c
+    return -1
+
+
+@jit
+def _partner_gives(hand: int, k: int, trump: int, pp: np.ndarray, rs: np.ndarray) -> int:
+    """Packed set of ``k`` cards the partner passes to the bidder."""
+    given = 0
+    for _ in range(k):
+        if pp[PP_PASS] == PASS_STANDARD:
+            best, best_key = -1, -1
+            for f in range(24):
+                if (hand >> f) & 1:
+                    key = _GIVE_RANK_PRIORITY[f % 6] + (100 + f % 6 if f // 6 == trump else 0)
+                    if key > best_key:
+                        best, best_key = f, key
+            f = best
+        else:
+            f = _nth_card(hand, below(rs, popcount(hand)))
+        hand = remove_card(hand, f)
+        given = given | (1 << f) | ((given & (1 << f)) << 24)
+    return given
+
+
+@jit
+def _bidder_returns(hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray,
+                    rs: np.ndarray) -> int:  # fmt: skip
+    """Packed set of ``k`` cards the bidder passes back (from the hand after receiving)."""
+    given = 0
+    keep_trump = pp[PP_PASS_PARAMS + STD_KEEP_TRUMP] != 0
+    for _ in range(k):
+        if pp[PP_PASS] == PASS_STANDARD:
+            base = _meld(hand, trump, ma)
+            non_trump = hand & 0xFFFFFF & ~SUIT_MASK[trump]
+            pool = non_trump if (keep_trump and non_trump) else hand & 0xFFFFFF
+            best, best_key = -1, 1 << 60
+            for f in range(24):
+                if (pool >> f) & 1:
+                    loss = base - _meld(remove_card(hand, f), trump, ma)
+                    s = f // 6
+                    key = loss * 4096 + (s == trump) * 2048 + suit_len(hand, s) * 64 + (5 - f % 6)
+                    if key < best_key:
+                        best, best_key = f, key
+            f = best
+        else:
+            f = _nth_card(hand, below(rs, popcount(hand)))
+        hand = remove_card(hand, f)
+        given = given | (1 << f) | ((given & (1 << f)) << 24)
+    return given

@@ -1,0 +1,155 @@
+"""Play policies: choose one face from the legal set (``legal`` is never empty).
+
+``greedy`` (default) plays like a sensible club player who remembers which cards are gone:
+
+* leading: the bidding side draws trump when it holds at least as many trumps as are still out
+  (boss trump first, else the lowest); otherwise cash a boss counter in a side suit; otherwise
+  lead the lowest card of the longest side suit (the lowest trump when only trump is left);
+* partner winning: if the partner's card cannot be beaten (it is the last card of the trick, or no
+  unseen card beats it) give the partner the most points ("smear"), else play the cheapest card;
+* opponent winning: the last player wins with the most valuable side-suit card it can (else the
+  cheapest trump); earlier players win with a boss card if they hold one, else cheaply;
+* cannot win: throw the cheapest card (fewest points, side suit before trump, lowest rank).
+
+Parameters: ``draw_trump`` (1) turns trump drawing on/off; ``smear`` (1) gives counters to a
+partner who is sure to win.
+
+``random`` plays uniformly among the legal faces (two copies of a face are the same card).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+from ..bits import highest_bit_index, lowest_bit_index, popcount
+from ..rng import below
+from ..tricks import SUIT_MASK, beaters, higher_in_suit, suit_len
+from .slots import GREEDY_DRAW_TRUMP, GREEDY_SMEAR, PLAY_GREEDY, PP_PLAY, PP_PLAY_PARAMS
+
+BIG = 1 << 40
+
+
+@jit
+def _unseen_faces(hand: int, played: int) -> int:
+    """Faces with a copy neither played nor in ``hand`` (so possibly held by another seat)."""
+    p1, p2 = played & 0xFFFFFF, played >> 24
+    h1, h2 = hand & 0xFFFFFF, hand >> 24
+    seen_twice = p2 | h2 | (p1 & h1)
+    return 0xFFFFFF & ~seen_twice
+
+
+@jit
+def _unseen_count(hand: int, played: int, suit: int) -> int:
+    """Copies of ``suit`` neither played nor in ``hand``."""
+    return 12 - suit_len(hand, suit) - suit_len(played, suit)
+
+
+@jit
+def _cheapest(mask: int, trump: int, points: np.ndarray) -> int:
+    """Face of least value to lose: fewest points, side suit before trump, lowest rank."""
+    best, best_key = -1, BIG
+    m = mask
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        key = points[f % 6] * 256 + (f // 6 == trump) * 64 + f % 6
+        if key < best_key:
+            best, best_key = f, key
+    return best
+
+
+@jit
+def _richest(mask: int, trump: int, points: np.ndarray) -> int:
+    """Face that gives the most points: most points, side suit before trump, lowest rank."""
+    best, best_key = -1, -BIG
+    m = mask
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        key = points[f % 6] * 256 - (f // 6 == trump) * 64 - f % 6
+        if key > best_key:
+            best, best_key = f, key
+    return best
+
+
+@jit
+def _lead(hand: int, played: int, seat: int, bidder: int, trump: int, partners: bool,
+          points: np.ndarray, pp: np.ndarray) -> int:  # fmt: skip
+    held = hand & 0xFFFFFF
+    unseen = _unseen_faces(hand, played)
+    trumps = held & SUIT_MASK[trump]
+    bidding_side = seat == bidder or (partners and (seat - bidder) % 2 == 0)
+    top_trump = highest_bit_index(trumps) if trumps else -1
+    boss_trump = top_trump >= 0 and (higher_in_suit(top_trump) & unseen) == 0
+    out = _unseen_count(hand, played, trump)
+    if (pp[PP_PLAY_PARAMS + GREEDY_DRAW_TRUMP] and bidding_side and trumps and out > 0
+            and suit_len(hand, trump) >= out):  # fmt: skip
+        return top_trump if boss_trump else lowest_bit_index(trumps)
+    # Cash a boss counter in a side suit, preferring the suit with most cards still out.
+    best, best_out = -1, -1
+    for s in range(4):
+        cards = held & SUIT_MASK[s]
+        if s == trump or cards == 0:
+            continue
+        top = highest_bit_index(cards)
+        if points[top % 6] > 0 and (higher_in_suit(top) & unseen) == 0:
+            n_out = _unseen_count(hand, played, s)
+            if n_out > best_out:
+                best, best_out = top, n_out
+    if best >= 0:
+        return best
+    # Lead low from the longest side suit.
+    best_suit, best_len = -1, 0
+    for s in range(4):
+        if s != trump:
+            n = suit_len(hand, s)
+            if n > best_len:
+                best_suit, best_len = s, n
+    if best_suit >= 0:
+        return lowest_bit_index(held & SUIT_MASK[best_suit])
+    return top_trump if boss_trump else lowest_bit_index(trumps)
+
+
+@jit
+def _follow(hand: int, legal: int, played: int, n_played: int, winner: int, winner_seat: int,
+            seat: int, trump: int, players: int, partners: bool, points: np.ndarray,
+            pp: np.ndarray) -> int:  # fmt: skip
+    unseen = _unseen_faces(hand, played)
+    last = n_played == players - 1
+    winners = legal & beaters(winner, trump)
+    if partners and (winner_seat - seat) % 2 == 0:
+        safe = last or (beaters(winner, trump) & unseen) == 0
+        if safe and pp[PP_PLAY_PARAMS + GREEDY_SMEAR]:
+            return _richest(legal, trump, points)
+        return _cheapest(legal, trump, points)
+    if winners:
+        if last:
+            side = winners & ~SUIT_MASK[trump]
+            return _richest(side, trump, points) if side else _cheapest(winners, trump, points)
+        boss = 0
+        m = winners
+        while m:
+            f = lowest_bit_index(m)
+            m &= m - 1
+            if (beaters(f, trump) & unseen) == 0:
+                boss |= 1 << f
+        return _cheapest(boss if boss else winners, trump, points)
+    return _cheapest(legal, trump, points)
+
+
+@jit
+def _choose_play(hand: int, legal: int, played: int, n_played: int, winner: int,
+                 winner_seat: int, seat: int, bidder: int, trump: int, players: int,
+                 partners: bool, points: np.ndarray, pp: np.ndarray, rs: np.ndarray) -> int:  # fmt: skip
+    """The face ``seat`` plays. ``played`` is every card played so far (packed), ``n_played``
+    the cards already in this trick, ``winner``/``winner_seat`` its currently winning card."""
+    if pp[PP_PLAY] != PLAY_GREEDY:
+        m = legal
+        for _ in range(below(rs, popcount(legal))):
+            m &= m - 1
+        return lowest_bit_index(m)
+    if n_played == 0:
+        return _lead(hand, played, seat, bidder, trump, partners, points, pp)
+    return _follow(hand, legal, played, n_played, winner, winner_seat, seat, trump, players,
+                   partners, points, pp)  # fmt: skip

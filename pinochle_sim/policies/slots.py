@@ -1,0 +1,43 @@
+"""Layout of the policy array (``PolicyArray``, int64) that kernels read.
+
+    [0..3]    policy ids: bidding, passing, play, concede
+    [8..23]   bidding policy parameters, in the order its registry entry declares them
+    [24..31]  passing policy parameters
+    [32..39]  play policy parameters
+    [40..47]  concede policy parameters
+"""
+
+PP_BID = 0
+PP_PASS = 1
+PP_PLAY = 2
+PP_CONCEDE = 3
+PP_BID_PARAMS = 8
+PP_PASS_PARAMS = 24
+PP_PLAY_PARAMS = 32
+PP_CONCEDE_PARAMS = 40
+PP_SIZE = 48
+PARAM_SLOTS = {"bid": (PP_BID_PARAMS, 16), "pass": (PP_PASS_PARAMS, 8),
+               "play": (PP_PLAY_PARAMS, 8), "concede": (PP_CONCEDE_PARAMS, 8)}  # fmt: skip
+ID_SLOTS = {"bid": PP_BID, "pass": PP_PASS, "play": PP_PLAY, "concede": PP_CONCEDE}
+
+# Policy ids (stable: they are recorded in provenance through their names).
+BID_ESTIMATE = 0
+BID_PASS = 1
+PASS_STANDARD = 0
+PASS_RANDOM = 1
+PLAY_GREEDY = 0
+PLAY_RANDOM = 1
+CONCEDE_CONCEDE = 0
+CONCEDE_PLAY_ON = 1
+
+# Parameter indexes inside each block.
+EST_MARGIN = 0
+EST_PARTNER = 1
+EST_PASS_GAIN = 2
+EST_TRICK_BASE = 3
+EST_PER_TRUMP = 4
+EST_PER_ACE = 5
+EST_JUMP = 6
+STD_KEEP_TRUMP = 0
+GREEDY_DRAW_TRUMP = 0
+GREEDY_SMEAR = 1
