@@ -233,6 +233,146 @@ def show(seed: int, hands: tuple[str, ...], dealer: int | None, ruleset: Ruleset
             click.echo(format_hand(rec))
 
 
+def parse_count(text: str) -> int:
+    """``1e6``, ``1_000_000`` or ``1000000`` -> 1000000; anything else (1.5, -3, abc) -> error."""
+    t = str(text).strip().replace("_", "")
+    try:
+        if any(c in t.lower() for c in ".e"):
+            from decimal import Decimal, InvalidOperation
+
+            try:
+                d = Decimal(t)
+            except InvalidOperation:
+                raise ValueError from None
+            if d != d.to_integral_value():
+                raise ValueError
+            n = int(d)
+        else:
+            n = int(t)
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r} is not a whole number of hands (e.g. 1e6, 1_000_000, 1000000)",
+            param_hint="--hands",
+        ) from None
+    if n < 1:
+        raise click.BadParameter(f"{text!r}: the number of hands must be positive",
+                                 param_hint="--hands")  # fmt: skip
+    if n > 10**11:
+        raise click.BadParameter(f"{text!r}: at most 1e11 hands per run", param_hint="--hands")
+    return n
+
+
+@main.command("run")
+@click.option("--hands", "hands_text", required=True, metavar="N",
+              help="Number of hands: 1e6, 1_000_000 or 1000000.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@rules_option
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output folder [default: results/runs/<rules>-seed<S>-<N>/].")
+@click.option("--threads", type=click.IntRange(1, 1024), default=None,
+              help="Worker threads [default: all cores].")
+@policy_options
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
+@click.option("--overwrite", is_flag=True, help="Replace an existing run folder.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+@_user_errors
+def run_command(hands_text: str, seed: int, ruleset: Ruleset, out: str | None,
+                threads: int | None, bid_policy: str, pass_policy: str, play_policy: str,
+                concede_policy: str, params: tuple[str, ...], resume: bool, overwrite: bool,
+                quiet: bool) -> None:  # fmt: skip
+    """Simulate N seeded hands into a Parquet dataset (one row per hand).
+
+    The same seed, rules and policies give the same records whatever --threads or resume
+    history. Read the result with pandas.read_parquet(DIR), pyarrow, DuckDB or polars; see
+    `pinochle-sim schema` for the columns and `pinochle-sim info DIR` for its provenance.
+
+    \b
+    Examples:
+      pinochle-sim run --hands 1e6
+      pinochle-sim run --hands 2e6 --seed 7 --rules joedog --param bid.margin=20 --out r/j7
+      pinochle-sim run --hands 2e6 --seed 7 --rules joedog --param bid.margin=20 --out r/j7 --resume
+    """
+    from .simulate import run as run_sim
+
+    n = parse_count(hands_text)
+    policies = make_policies(bid_policy, pass_policy, play_policy, concede_policy, params)
+    show_bar = not quiet and sys.stdout.isatty()
+    bar_ctx = click.progressbar(length=n, label="hands", show_pos=True, show_eta=True,
+                                item_show_func=None) if show_bar else None  # fmt: skip
+    try:
+        if bar_ctx is not None:
+            with bar_ctx as bar:
+                summary = run_sim(n, seed, ruleset, policies, out, threads, resume, overwrite,
+                                  progress=bar.update)  # fmt: skip
+        else:
+            summary = run_sim(n, seed, ruleset, policies, out, threads, resume, overwrite)
+    except KeyboardInterrupt:
+        raise click.ClickException(
+            "interrupted: the finished parts are kept; rerun with --resume to complete the run"
+        ) from None
+    if quiet:
+        return
+    s = summary
+    click.echo(f"{s.hands:,} hands in {s.path}  ({s.bytes / 1e6:.1f} MB, "
+               f"{s.bytes / s.hands:.1f} bytes/hand)")  # fmt: skip
+    if s.hands_computed:
+        click.echo(f"computed {s.hands_computed:,} hands in {s.seconds:.2f} s "
+                   f"({s.hands_per_second:,.0f} hands/s)")  # fmt: skip
+    else:
+        click.echo("nothing to compute: the run was already complete")
+    click.echo(f"mean meld per seat {s.mean_seat_meld:.1f}, bidding side {s.mean_bidding_meld:.1f};"
+               f" mean bid {s.mean_bid:.1f}; stuck {s.stuck_rate:.1%}; made {s.make_rate:.1%};"
+               f" conceded {s.concede_rate:.1%}")  # fmt: skip
+
+
+@main.command()
+def schema() -> None:
+    """Print every column of the per-hand records: name, dtype, meaning.
+
+    \b
+    Example:
+      pinochle-sim schema
+    """
+    from .records import schema_text
+
+    click.echo(schema_text())
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True))
+@click.option("--json", "as_json", is_flag=True, help="Print the provenance as JSON.")
+@_user_errors
+def info(path: str, as_json: bool) -> None:
+    """Print the provenance of a run folder or part file.
+
+    \b
+    Example:
+      pinochle-sim info results/runs/partnership-seed0-1000000
+    """
+    from .dataset import read_manifest, read_provenance
+
+    meta = read_provenance(path)
+    if as_json:
+        click.echo(json.dumps(meta, indent=1))
+        return
+    import os
+
+    if os.path.isdir(path):
+        man = read_manifest(path)
+        sett = man["settings"]
+        parts = man["parts"]
+        done = sum(p["count"] for p in parts.values())
+        state = "complete" if man.get("complete") else "INCOMPLETE (finish with --resume)"
+        click.echo(f"run: {done:,} of {sett['hands']:,} hands in {len(parts)} parts, {state}")
+    for key in ("package_version", "engine_version", "rules", "seed", "dealer", "created"):
+        click.echo(f"{key}: {meta[key]}")
+    for kind, spec in meta["policies"].items():
+        ps = ", ".join(f"{k}={v}" for k, v in spec["params"].items())
+        click.echo(f"policy {kind}: {spec['name']}" + (f" ({ps})" if ps else ""))
+    click.echo("ruleset (TOML):")
+    click.echo("  " + meta["ruleset_toml"].rstrip().replace("\n", "\n  "))
+
+
 def run_cli() -> None:  # pragma: no cover - console entry point
     main(prog_name="pinochle-sim")
 

@@ -30,6 +30,8 @@ from .rules.arrays import (
 from .scoring import _score_sides
 from .tricks import add_card, beaters, legal_mask, remove_card, suit_len
 
+ENGINE_VERSION = 1
+"""Bumped whenever the engine or a policy changes the records a seed produces."""
 SUIT_LETTERS = "shdc"
 COLUMNS: tuple[str, ...] = (
     ("hand", "dealer", "bidder", "bid", "trump", "stuck", "conceded", "made")

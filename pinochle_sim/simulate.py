@@ -9,8 +9,10 @@ True
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
@@ -113,3 +115,103 @@ def trace_arrays(inputs: EngineInputs, seed: int, hand: int,
     _trace_one(inputs.ra, inputs.ma, inputs.pp, seed, hand, -1 if dealer is None else dealer,
                out, trace)  # fmt: skip
     return out[:, 0], trace
+
+
+DEFAULT_PART_SIZE = 1 << 17
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """What a finished run reports."""
+
+    path: str
+    hands: int
+    hands_computed: int
+    seconds: float
+    bytes: int
+    mean_seat_meld: float
+    mean_bidding_meld: float
+    stuck_rate: float
+    make_rate: float
+    concede_rate: float
+    mean_bid: float
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands_computed / self.seconds if self.seconds > 0 else float("inf")
+
+
+def default_out_dir(rules: Ruleset, seed: int, hands: int) -> str:
+    return f"results/runs/{rules.name}-seed{seed}-{hands}"
+
+
+def run(hands: int, seed: int = 0, rules: str | Ruleset | None = None,
+        policies: PolicySet | None = None, out: str | None = None, threads_: int | None = None,
+        resume: bool = False, overwrite: bool = False, part_size: int = DEFAULT_PART_SIZE,
+        dealer: int | None = None,
+        progress: Callable[[int], None] | None = None) -> RunSummary:  # fmt: skip
+    """Simulate ``hands`` hands of ``seed`` into a Parquet run folder (see :mod:`dataset`).
+
+    Part ``k+1`` is computed while part ``k`` is written on a thread; memory holds two parts at
+    most whatever ``hands`` is. ``progress(n)`` is called with the hands finished each time.
+    """
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .dataset import META_KEY, RunFolder, RunSettings, provenance
+    from .records import to_table
+
+    if hands < 1:
+        raise ValueError(f"hands must be a positive whole number, got {hands}")
+    if part_size < 1:
+        raise ValueError("part_size must be positive")
+    inputs = engine_inputs(rules, policies)
+    _check_range(seed, 0, hands)
+    settings = RunSettings(inputs.rules, inputs.policies, seed, hands, part_size, dealer)
+    path = out or default_out_dir(inputs.rules, seed, hands)
+    folder = RunFolder(path, settings, resume=resume, overwrite=overwrite)
+    if progress:
+        progress(folder.hands_done())
+    t0 = time.perf_counter()
+    computed = 0
+    buffers = [np.empty((NCOL, min(part_size, hands)), dtype=np.int64) for _ in range(2)]
+    with threads(threads_), ThreadPoolExecutor(max_workers=1) as pool:
+        pending = None
+        for i, k in enumerate(folder.todo()):
+            start, count = settings.part_range(k)
+            buf = buffers[i % 2][:, :count]
+            play_hands_array(inputs, seed, start, count, dealer=dealer, out=buf)
+            meta = provenance(settings, start, count, folder.created)
+            table = to_table(buf, {META_KEY: json.dumps(meta).encode()})
+            if pending is not None:
+                pending.result()
+                if progress:
+                    progress(pending_count)
+            pending = pool.submit(folder.write_part, k, table)
+            pending_count = count
+            computed += count
+        if pending is not None:
+            pending.result()
+            if progress:
+                progress(pending_count)
+    seconds = time.perf_counter() - t0
+    return _summarise(path, folder, computed, seconds)
+
+
+def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSummary:
+    import pyarrow.dataset as ds
+
+    cols = ["bidder", "bid", "stuck", "made", "conceded", "team_meld_0", "team_meld_1",
+            "meld_0", "meld_1", "meld_2", "meld_3"]  # fmt: skip
+    t = ds.dataset(path, format="parquet").to_table(columns=cols)
+    d = {c: t.column(c).to_numpy() for c in cols}
+    bt = d["bidder"].astype(np.int64) % 2
+    bid_meld = np.where(bt == 0, d["team_meld_0"], d["team_meld_1"])
+    seat_meld = np.mean([d[f"meld_{p}"].mean() for p in range(4)])
+    return RunSummary(
+        path=str(path), hands=len(bt), hands_computed=computed, seconds=seconds,
+        bytes=folder.size_bytes(), mean_seat_meld=float(seat_meld),
+        mean_bidding_meld=float(bid_meld.mean()), stuck_rate=float(d["stuck"].mean()),
+        make_rate=float(d["made"].mean()), concede_rate=float(d["conceded"].mean()),
+        mean_bid=float(d["bid"].mean()),
+    )  # fmt: skip
