@@ -11,10 +11,22 @@ __version__ = "0.1.0"
 
 from .cards import decode_hand, encode_hand, parse_card, parse_cards
 from .meld import Meld, MeldResult, score_meld
-from .rules import PRESETS, MeldTable, Ruleset, RulesError, get_preset, load_ruleset, resolve_rules
+from .rules import PRESETS, MeldTable, RulesError, Ruleset, get_preset, load_ruleset, resolve_rules
 
 __all__ = [
-    "PRESETS", "Meld", "MeldResult", "MeldTable", "Ruleset", "RulesError", "__version__",
-    "decode_hand", "encode_hand", "get_preset", "load_ruleset", "parse_card", "parse_cards",
-    "resolve_rules", "score_meld",
-]  # fmt: skip
+    "PRESETS",
+    "Meld",
+    "MeldResult",
+    "MeldTable",
+    "RulesError",
+    "Ruleset",
+    "__version__",
+    "decode_hand",
+    "encode_hand",
+    "get_preset",
+    "load_ruleset",
+    "parse_card",
+    "parse_cards",
+    "resolve_rules",
+    "score_meld",
+]

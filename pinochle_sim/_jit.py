@@ -14,7 +14,7 @@ _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
 def jit(func=None, **extra):
-    """Compile ``func`` in nopython mode with the package's options (usable with or without args)."""
+    """Compile ``func`` in nopython mode with the package options (with or without args)."""
     options = {**_OPTIONS, **extra}
     if func is None:
         return numba.njit(**options)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .rules.arrays import RA_MIN_BID, RA_NSTEPS, RA_STEPS
 from .policies.slots import EST_JUMP, PP_BID_PARAMS
+from .rules.arrays import RA_MIN_BID, RA_NSTEPS, RA_STEPS
 
 MAX_CALLS = 160
 """Calls recorded per hand; a policy that would call more is made to pass (never reached in
@@ -23,8 +23,9 @@ PASS = -1
 
 
 @jit
-def _auction(dealer: int, players: int, limits: np.ndarray, ra: np.ndarray, pp: np.ndarray,
-             calls: np.ndarray) -> tuple[int, int, bool, int]:  # fmt: skip
+def _auction(
+    dealer: int, players: int, limits: np.ndarray, ra: np.ndarray, pp: np.ndarray, calls: np.ndarray
+) -> tuple[int, int, bool, int]:
     """Run the auction; returns ``(bidder, bid, stuck, number of calls)``.
 
     Seat ``p`` raises while the next bid is within ``limits[p]``: by the largest step when its

@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import json
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +20,8 @@ from . import __version__
 from .cards import decode_hand, encode_hand, parse_suit
 from .meld import score_meld
 from .policies import REGISTRY, PolicySet
-from .rules import PRESETS, Ruleset, RulesError, dumps_ruleset, resolve_rules
+from .rules import PRESETS, RulesError, Ruleset, dumps_ruleset, resolve_rules
+from .simulate import DEFAULT_PART_SIZE
 from .trace import format_hand, hand_record
 
 
@@ -152,27 +154,58 @@ def meld(hand: tuple[str, ...], trump: str, ruleset: Ruleset, as_json: bool) -> 
 def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Shared options that choose the policies and their parameters."""
     opts = [
-        click.option("--bid-policy", type=click.Choice(list(REGISTRY["bid"])), default="estimate",
-                     show_default=True, help="Bidding policy."),
-        click.option("--pass-policy", type=click.Choice(list(REGISTRY["pass"])),
-                     default="standard", show_default=True, help="Passing policy."),
-        click.option("--play-policy", type=click.Choice(list(REGISTRY["play"])), default="greedy",
-                     show_default=True, help="Card-play policy."),
-        click.option("--concede-policy", type=click.Choice(list(REGISTRY["concede"])),
-                     default="concede", show_default=True, help="Throw in hopeless bids or not."),
-        click.option("--param", "params", multiple=True, metavar="KIND.NAME=VALUE",
-                     help="Policy parameter, e.g. bid.margin=20 (repeatable)."),
-    ]  # fmt: skip
+        click.option(
+            "--bid-policy",
+            type=click.Choice(list(REGISTRY["bid"])),
+            default="estimate",
+            show_default=True,
+            help="Bidding policy.",
+        ),
+        click.option(
+            "--pass-policy",
+            type=click.Choice(list(REGISTRY["pass"])),
+            default="standard",
+            show_default=True,
+            help="Passing policy.",
+        ),
+        click.option(
+            "--play-policy",
+            type=click.Choice(list(REGISTRY["play"])),
+            default="greedy",
+            show_default=True,
+            help="Card-play policy.",
+        ),
+        click.option(
+            "--concede-policy",
+            type=click.Choice(list(REGISTRY["concede"])),
+            default="concede",
+            show_default=True,
+            help="Throw in hopeless bids or not.",
+        ),
+        click.option(
+            "--param",
+            "params",
+            multiple=True,
+            metavar="KIND.NAME=VALUE",
+            help="Policy parameter, e.g. bid.margin=20 (repeatable).",
+        ),
+    ]
     for opt in reversed(opts):
         func = opt(func)
     return func
 
 
-def make_policies(bid_policy: str, pass_policy: str, play_policy: str, concede_policy: str,
-                  params: tuple[str, ...]) -> PolicySet:  # fmt: skip
+def make_policies(
+    bid_policy: str,
+    pass_policy: str,
+    play_policy: str,
+    concede_policy: str,
+    params: tuple[str, ...],
+) -> PolicySet:
     try:
-        return PolicySet.from_options(bid_policy, pass_policy, play_policy, concede_policy,
-                                      list(params))  # fmt: skip
+        return PolicySet.from_options(
+            bid_policy, pass_policy, play_policy, concede_policy, list(params)
+        )
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--param") from None
 
@@ -202,19 +235,43 @@ def parse_hand_spec(specs: tuple[str, ...]) -> list[int]:
 
 
 @main.command()
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
-              help="Seed of the run.")
-@click.option("--hand", "hands", multiple=True, default=("0",), show_default=True,
-              help="Hand index, or a range A:B (B excluded); repeatable.")
-@click.option("--dealer", type=click.IntRange(0, 3), default=None,
-              help="Fix the dealer seat (default: hand index mod 4).")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the run.",
+)
+@click.option(
+    "--hand",
+    "hands",
+    multiple=True,
+    default=("0",),
+    show_default=True,
+    help="Hand index, or a range A:B (B excluded); repeatable.",
+)
+@click.option(
+    "--dealer",
+    type=click.IntRange(0, 3),
+    default=None,
+    help="Fix the dealer seat (default: hand index mod 4).",
+)
 @rules_option
 @policy_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand, one per line.")
 @_user_errors
-def show(seed: int, hands: tuple[str, ...], dealer: int | None, ruleset: Ruleset,
-         bid_policy: str, pass_policy: str, play_policy: str, concede_policy: str,
-         params: tuple[str, ...], as_json: bool) -> None:  # fmt: skip
+def show(
+    seed: int,
+    hands: tuple[str, ...],
+    dealer: int | None,
+    ruleset: Ruleset,
+    bid_policy: str,
+    pass_policy: str,
+    play_policy: str,
+    concede_policy: str,
+    params: tuple[str, ...],
+    as_json: bool,
+) -> None:
     """Show hands move by move: deal, auction, pass, meld, every trick, score.
 
     \b
@@ -231,6 +288,36 @@ def show(seed: int, hands: tuple[str, ...], dealer: int | None, ruleset: Ruleset
             if i:
                 click.echo()
             click.echo(format_hand(rec))
+
+
+class Progress:
+    """A one-line progress bar on stderr: hands done, percent, hands/s, ETA."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self.first = -1
+        self.t0 = time.perf_counter()
+
+    def update(self, n: int) -> None:
+        if self.first < 0:  # the first call reports hands already done (resume)
+            self.first = n
+        self.done += n
+        elapsed = time.perf_counter() - self.t0
+        new = self.done - self.first
+        rate = new / elapsed if elapsed > 0 and new else 0.0
+        eta = (self.total - self.done) / rate if rate else float("nan")
+        width = 30
+        filled = int(width * self.done / self.total)
+        click.echo(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} "
+            f"{rate:,.0f} hands/s  ETA {eta:4.0f} s ",
+            nl=False,
+            err=True,
+        )
+
+    def close(self) -> None:
+        click.echo(err=True)
 
 
 def parse_count(text: str) -> int:
@@ -255,31 +342,64 @@ def parse_count(text: str) -> int:
             param_hint="--hands",
         ) from None
     if n < 1:
-        raise click.BadParameter(f"{text!r}: the number of hands must be positive",
-                                 param_hint="--hands")  # fmt: skip
+        raise click.BadParameter(
+            f"{text!r}: the number of hands must be positive", param_hint="--hands"
+        )
     if n > 10**11:
         raise click.BadParameter(f"{text!r}: at most 1e11 hands per run", param_hint="--hands")
     return n
 
 
 @main.command("run")
-@click.option("--hands", "hands_text", required=True, metavar="N",
-              help="Number of hands: 1e6, 1_000_000 or 1000000.")
+@click.option(
+    "--hands",
+    "hands_text",
+    required=True,
+    metavar="N",
+    help="Number of hands: 1e6, 1_000_000 or 1000000.",
+)
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @rules_option
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Output folder [default: results/runs/<rules>-seed<S>-<N>/].")
-@click.option("--threads", type=click.IntRange(1, 1024), default=None,
-              help="Worker threads [default: all cores].")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Output folder [default: results/runs/<rules>-seed<S>-<N>/].",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 1024),
+    default=None,
+    help="Worker threads [default: all cores].",
+)
 @policy_options
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing run folder.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.option(
+    "--part-size",
+    type=click.IntRange(1, 1 << 22),
+    default=DEFAULT_PART_SIZE,
+    hidden=True,
+    help="Hands per part file.",
+)
 @_user_errors
-def run_command(hands_text: str, seed: int, ruleset: Ruleset, out: str | None,
-                threads: int | None, bid_policy: str, pass_policy: str, play_policy: str,
-                concede_policy: str, params: tuple[str, ...], resume: bool, overwrite: bool,
-                quiet: bool) -> None:  # fmt: skip
+def run_command(
+    hands_text: str,
+    seed: int,
+    ruleset: Ruleset,
+    out: str | None,
+    threads: int | None,
+    bid_policy: str,
+    pass_policy: str,
+    play_policy: str,
+    concede_policy: str,
+    params: tuple[str, ...],
+    resume: bool,
+    overwrite: bool,
+    quiet: bool,
+    part_size: int,
+) -> None:
     """Simulate N seeded hands into a Parquet dataset (one row per hand).
 
     The same seed, rules and policies give the same records whatever --threads or resume
@@ -296,33 +416,46 @@ def run_command(hands_text: str, seed: int, ruleset: Ruleset, out: str | None,
 
     n = parse_count(hands_text)
     policies = make_policies(bid_policy, pass_policy, play_policy, concede_policy, params)
-    show_bar = not quiet and sys.stdout.isatty()
-    bar_ctx = click.progressbar(length=n, label="hands", show_pos=True, show_eta=True,
-                                item_show_func=None) if show_bar else None  # fmt: skip
+    bar = Progress(n) if (not quiet and sys.stderr.isatty()) else None
     try:
-        if bar_ctx is not None:
-            with bar_ctx as bar:
-                summary = run_sim(n, seed, ruleset, policies, out, threads, resume, overwrite,
-                                  progress=bar.update)  # fmt: skip
-        else:
-            summary = run_sim(n, seed, ruleset, policies, out, threads, resume, overwrite)
+        summary = run_sim(
+            n,
+            seed,
+            ruleset,
+            policies,
+            out,
+            threads,
+            resume,
+            overwrite,
+            part_size=part_size,
+            progress=bar.update if bar else None,
+        )
     except KeyboardInterrupt:
         raise click.ClickException(
             "interrupted: the finished parts are kept; rerun with --resume to complete the run"
         ) from None
+    finally:
+        if bar:
+            bar.close()
     if quiet:
         return
     s = summary
-    click.echo(f"{s.hands:,} hands in {s.path}  ({s.bytes / 1e6:.1f} MB, "
-               f"{s.bytes / s.hands:.1f} bytes/hand)")  # fmt: skip
+    click.echo(
+        f"{s.hands:,} hands in {s.path}  ({s.bytes / 1e6:.1f} MB, "
+        f"{s.bytes / s.hands:.1f} bytes/hand)"
+    )
     if s.hands_computed:
-        click.echo(f"computed {s.hands_computed:,} hands in {s.seconds:.2f} s "
-                   f"({s.hands_per_second:,.0f} hands/s)")  # fmt: skip
+        click.echo(
+            f"computed {s.hands_computed:,} hands in {s.seconds:.2f} s "
+            f"({s.hands_per_second:,.0f} hands/s)"
+        )
     else:
         click.echo("nothing to compute: the run was already complete")
-    click.echo(f"mean meld per seat {s.mean_seat_meld:.1f}, bidding side {s.mean_bidding_meld:.1f};"
-               f" mean bid {s.mean_bid:.1f}; stuck {s.stuck_rate:.1%}; made {s.make_rate:.1%};"
-               f" conceded {s.concede_rate:.1%}")  # fmt: skip
+    click.echo(
+        f"mean meld per seat {s.mean_seat_meld:.1f}, bidding side {s.mean_bidding_meld:.1f};"
+        f" mean bid {s.mean_bid:.1f}; stuck {s.stuck_rate:.1%}; made {s.make_rate:.1%};"
+        f" conceded {s.concede_rate:.1%}"
+    )
 
 
 @main.command()
@@ -373,10 +506,39 @@ def info(path: str, as_json: bool) -> None:
     click.echo("  " + meta["ruleset_toml"].rstrip().replace("\n", "\n  "))
 
 
+@main.command()
+@click.option(
+    "--hands",
+    "hands_text",
+    default="2e6",
+    show_default=True,
+    metavar="N",
+    help="Hands per stage measurement.",
+)
+@click.option("--no-end-to-end", is_flag=True, help="Skip the fresh-process 1e6-hand runs.")
+def bench(hands_text: str, no_end_to_end: bool) -> None:
+    """Print hands per second per stage on 1 and 2 threads, and end-to-end run times.
+
+    \b
+    Example:
+      pinochle-sim bench
+    """
+    from . import bench as b
+
+    n = parse_count(hands_text)
+    click.echo(f"machine: {b.machine()}")
+    for stage, k, rate in b.stage_rates(n):
+        click.echo(f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s")
+    if not no_end_to_end:
+        for cold in (False, True):
+            secs = b.end_to_end(1_000_000, cold=cold)
+            label = "cold compile cache" if cold else "warm compile cache"
+            click.echo(f"end-to-end run --hands 1e6, {label:<18} {secs:8.2f} s")
+
+
 def run_cli() -> None:  # pragma: no cover - console entry point
     main(prog_name="pinochle-sim")
 
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
-

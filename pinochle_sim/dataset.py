@@ -102,8 +102,9 @@ def provenance(settings: RunSettings, start: int, count: int, created: str) -> d
 class RunFolder:
     """A run's output folder: which parts are done, atomic part writes, the manifest."""
 
-    def __init__(self, path: str | Path, settings: RunSettings, resume: bool = False,
-                 overwrite: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self, path: str | Path, settings: RunSettings, resume: bool = False, overwrite: bool = False
+    ) -> None:
         if resume and overwrite:
             raise RunFolderError("use either --resume or --overwrite, not both")
         self.path = Path(path)
@@ -170,8 +171,11 @@ class RunFolder:
             start, count = self.settings.part_range(k)
             try:
                 meta = read_provenance(f)
-                ok = (meta.get("hand_start") == start and meta.get("hand_count") == count
-                      and pq.ParquetFile(f).metadata.num_rows == count)  # fmt: skip
+                ok = (
+                    meta.get("hand_start") == start
+                    and meta.get("hand_count") == count
+                    and pq.ParquetFile(f).metadata.num_rows == count
+                )
             except Exception:
                 ok = False
             if ok:

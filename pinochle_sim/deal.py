@@ -15,8 +15,16 @@ from .tricks import add_card
 
 
 @jit
-def _deal(seed: int, hand: int, players: int, hand_size: int, widow: int,
-          deck: np.ndarray, rs: np.ndarray, hands: np.ndarray) -> int:  # fmt: skip
+def _deal(
+    seed: int,
+    hand: int,
+    players: int,
+    hand_size: int,
+    widow: int,
+    deck: np.ndarray,
+    rs: np.ndarray,
+    hands: np.ndarray,
+) -> int:
     """Deal hand ``hand`` of ``seed`` into ``hands[0:players]``; returns the widow (packed).
 
     Seat ``p`` gets shuffled positions ``[p*hand_size, (p+1)*hand_size)``; the widow the next

@@ -24,9 +24,20 @@ from .policies.play import _choose_play
 from .policies.slots import CONCEDE_CONCEDE, PP_CONCEDE
 from .rng import STREAM_PASS, STREAM_PLAY, stream_init
 from .rules.arrays import (
-    RA_FOLLOW, RA_HAND_SIZE, RA_HEAD, RA_LAST, RA_PARTNERS, RA_PASS, RA_PLAYERS, RA_POINTS, RA_SAVE,
-    RA_THROW_IN, RA_TOTAL, RA_TRUMP, RA_WIDOW,
-)  # fmt: skip
+    RA_FOLLOW,
+    RA_HAND_SIZE,
+    RA_HEAD,
+    RA_LAST,
+    RA_PARTNERS,
+    RA_PASS,
+    RA_PLAYERS,
+    RA_POINTS,
+    RA_SAVE,
+    RA_THROW_IN,
+    RA_TOTAL,
+    RA_TRUMP,
+    RA_WIDOW,
+)
 from .scoring import _score_sides
 from .tricks import add_card, beaters, legal_mask, remove_card, suit_len
 
@@ -76,13 +87,22 @@ SCRATCH_SIZE = 48 + 4 + 16 + 4 + 4 + 2 * MAX_CALLS  # deck, hands, melds, limits
 
 
 @jit
-def _play_tricks(hands: np.ndarray, bidder: int, trump: int, ra: np.ndarray, pp: np.ndarray,
-                 rs: np.ndarray, team: np.ndarray, trace: np.ndarray, tracing: bool) -> None:  # fmt: skip
+def _play_tricks(
+    hands: np.ndarray,
+    bidder: int,
+    trump: int,
+    ra: np.ndarray,
+    pp: np.ndarray,
+    rs: np.ndarray,
+    team: np.ndarray,
+    trace: np.ndarray,
+    tracing: bool,
+) -> None:
     """Play out every trick from the bidder's lead; adds to ``team`` = [tricks0, tricks1,
     counters0, counters1, won0, won1]."""
     players = ra[RA_PLAYERS]
     n_tricks = ra[RA_HAND_SIZE]
-    points = ra[RA_POINTS:RA_POINTS + 6]
+    points = ra[RA_POINTS : RA_POINTS + 6]
     follow = ra[RA_FOLLOW] != 0
     must_trump = ra[RA_TRUMP] != 0
     head = ra[RA_HEAD]
@@ -98,8 +118,22 @@ def _play_tricks(hands: np.ndarray, bidder: int, trump: int, ra: np.ndarray, pp:
         for k in range(players):
             seat = (leader + k) % players
             legal = legal_mask(hands[seat] & 0xFFFFFF, led, winner, trump, follow, must_trump, head)
-            f = _choose_play(hands[seat], legal, played, k, winner, winner_seat, seat, bidder,
-                             trump, players, partners, points, pp, rs)  # fmt: skip
+            f = _choose_play(
+                hands[seat],
+                legal,
+                played,
+                k,
+                winner,
+                winner_seat,
+                seat,
+                bidder,
+                trump,
+                players,
+                partners,
+                points,
+                pp,
+                rs,
+            )
             hands[seat] = remove_card(hands[seat], f)
             played = add_card(played, f)
             pts += points[f % 6]
@@ -129,9 +163,20 @@ def _play_tricks(hands: np.ndarray, bidder: int, trump: int, ra: np.ndarray, pp:
 
 
 @jit
-def _play_hand(ra: np.ndarray, ma: np.ndarray, pp: np.ndarray, seed: int, h: int,
-               fixed_dealer: int, out: np.ndarray, row: int, scratch: np.ndarray,
-               rs: np.ndarray, trace: np.ndarray, tracing: bool) -> None:  # fmt: skip
+def _play_hand(
+    ra: np.ndarray,
+    ma: np.ndarray,
+    pp: np.ndarray,
+    seed: int,
+    h: int,
+    fixed_dealer: int,
+    out: np.ndarray,
+    row: int,
+    scratch: np.ndarray,
+    rs: np.ndarray,
+    trace: np.ndarray,
+    tracing: bool,
+) -> None:
     """Play hand ``h`` of ``seed`` into column row ``row`` of ``out``."""
     players = ra[RA_PLAYERS]
     deck = scratch[0:48]
@@ -139,7 +184,7 @@ def _play_hand(ra: np.ndarray, ma: np.ndarray, pp: np.ndarray, seed: int, h: int
     melds = scratch[52:68]
     limits = scratch[68:72]
     trumps = scratch[72:76]
-    calls = scratch[76:76 + 2 * MAX_CALLS]
+    calls = scratch[76 : 76 + 2 * MAX_CALLS]
     dealer = h % players if fixed_dealer < 0 else fixed_dealer
     _deal(seed, h, players, ra[RA_HAND_SIZE], ra[RA_WIDOW], deck, rs, hands)
     out[C_HAND, row] = h
@@ -151,7 +196,7 @@ def _play_hand(ra: np.ndarray, ma: np.ndarray, pp: np.ndarray, seed: int, h: int
             melds[4 * p + s] = _meld(hands[p], s, ma)
             out[C_MELD_PRE + 4 * p + s, row] = melds[4 * p + s]
             out[C_LEN + 4 * p + s, row] = suit_len(hands[p], s)
-        limits[p], trumps[p] = _bid_limit(hands[p], melds[4 * p:4 * p + 4], ra, pp)
+        limits[p], trumps[p] = _bid_limit(hands[p], melds[4 * p : 4 * p + 4], ra, pp)
     bidder, bid, stuck, n_calls = _auction(dealer, players, limits, ra, pp, calls)
     trump = trumps[bidder]
     high0 = 0
@@ -211,8 +256,9 @@ def _play_hand(ra: np.ndarray, ma: np.ndarray, pp: np.ndarray, seed: int, h: int
         t0, t1, c0, c1, w0, w1 = acc[0], acc[1], acc[2], acc[3], acc[4], acc[5]
     tricks_bid = t0 if bteam == 0 else t1
     tricks_other = t1 if bteam == 0 else t0
-    s_bid, s_other, made = _score_sides(meld_bid, meld_other, tricks_bid, tricks_other, bid,
-                                        ra[RA_SAVE] != 0, conceded)  # fmt: skip
+    s_bid, s_other, made = _score_sides(
+        meld_bid, meld_other, tricks_bid, tricks_other, bid, ra[RA_SAVE] != 0, conceded
+    )
     out[C_CONCEDED, row] = conceded
     out[C_MADE, row] = made
     out[C_TEAM_MELD, row] = team_meld0
@@ -228,8 +274,17 @@ def _play_hand(ra: np.ndarray, ma: np.ndarray, pp: np.ndarray, seed: int, h: int
 
 
 @pjit
-def _play_range(ra: np.ndarray, ma: np.ndarray, pp: np.ndarray, seed: int, start: int, n: int,
-                chunk: int, fixed_dealer: int, out: np.ndarray) -> None:  # fmt: skip
+def _play_range(
+    ra: np.ndarray,
+    ma: np.ndarray,
+    pp: np.ndarray,
+    seed: int,
+    start: int,
+    n: int,
+    chunk: int,
+    fixed_dealer: int,
+    out: np.ndarray,
+) -> None:
     """Play hands ``start .. start+n-1`` into ``out[:, 0:n]``, chunks in parallel."""
     n_chunks = (n + chunk - 1) // chunk
     for c in prange(n_chunks):
@@ -243,8 +298,16 @@ def _play_range(ra: np.ndarray, ma: np.ndarray, pp: np.ndarray, seed: int, start
 
 
 @jit
-def _trace_one(ra: np.ndarray, ma: np.ndarray, pp: np.ndarray, seed: int, h: int,
-               fixed_dealer: int, out: np.ndarray, trace: np.ndarray) -> None:  # fmt: skip
+def _trace_one(
+    ra: np.ndarray,
+    ma: np.ndarray,
+    pp: np.ndarray,
+    seed: int,
+    h: int,
+    fixed_dealer: int,
+    out: np.ndarray,
+    trace: np.ndarray,
+) -> None:
     """Play one hand with tracing on (``out`` has one column)."""
     scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)

@@ -97,9 +97,13 @@ def _meld_lut_cached(t: MeldTable) -> MeldArray:
         counts = _suit_counts(index)
         a[MA_TRUMP + index] = best_trump_class1(t, counts)[0]
         a[MA_PLAIN + index] = min(counts[C.RK], counts[C.RQ]) * t.marriage
-    a[MA_PIN:MA_PIN + 3] = (0, t.pinochle, t.double_pinochle or 2 * t.pinochle)
+    a[MA_PIN : MA_PIN + 3] = (0, t.pinochle, t.double_pinochle or 2 * t.pinochle)
     for i in range(4):
-        a[MA_AROUND + 3 * i: MA_AROUND + 3 * i + 3] = (0, t.around[i], t.eight[i] or 2 * t.around[i])
+        a[MA_AROUND + 3 * i : MA_AROUND + 3 * i + 3] = (
+            0,
+            t.around[i],
+            t.eight[i] or 2 * t.around[i],
+        )
     return a
 
 
@@ -177,22 +181,28 @@ def _itemise(hand: int, trump: int, t: MeldTable) -> list[Meld]:
     counts = [faces.count(f) for f in range(C.NUM_FACES)]
     melds: list[Meld] = []
     for s in sorted(range(C.NUM_SUITS), key=lambda s: s != trump):  # trump first
-        suit_counts = counts[6 * s: 6 * s + 6]
+        suit_counts = counts[6 * s : 6 * s + 6]
         if s == trump:
             _, names = best_trump_class1(t, suit_counts)
             for name in names:
                 if name == "run+run":
                     melds += [Meld("run", t.run, _names(s, _RUN_CARDS["run"]))] * 2
                     continue
-                pts = {"trump marriage": t.trump_marriage, "dix": t.dix, "run": t.run,
-                       "double run": t.double_run, "run with extra king": t.run_extra_king,
-                       "run with extra queen": t.run_extra_queen,
-                       "run with trump marriage": t.run_trump_marriage}[name]  # fmt: skip
+                pts = {
+                    "trump marriage": t.trump_marriage,
+                    "dix": t.dix,
+                    "run": t.run,
+                    "double run": t.double_run,
+                    "run with extra king": t.run_extra_king,
+                    "run with extra queen": t.run_extra_queen,
+                    "run with trump marriage": t.run_trump_marriage,
+                }[name]
                 melds.append(Meld(name, pts, _names(s, _RUN_CARDS[name])))
         else:
             for _ in range(min(suit_counts[C.RK], suit_counts[C.RQ])):
-                melds.append(Meld(f"marriage in {C.SUIT_NAMES[s]}", t.marriage,
-                                  _names(s, (C.RK, C.RQ))))  # fmt: skip
+                melds.append(
+                    Meld(f"marriage in {C.SUIT_NAMES[s]}", t.marriage, _names(s, (C.RK, C.RQ)))
+                )
     pins = min(counts[FACE_QS], counts[FACE_JD])
     pin_cards = [C.card_name(FACE_QS), C.card_name(FACE_JD)]
     if pins == 2 and t.double_pinochle:

@@ -33,8 +33,15 @@ def _add_all(hand: int, cards: int) -> int:
 
 
 @jit
-def _exchange(hands: np.ndarray, bidder: int, trump: int, k: int, ma: np.ndarray,
-              pp: np.ndarray, rs: np.ndarray) -> tuple[int, int]:  # fmt: skip
+def _exchange(
+    hands: np.ndarray,
+    bidder: int,
+    trump: int,
+    k: int,
+    ma: np.ndarray,
+    pp: np.ndarray,
+    rs: np.ndarray,
+) -> tuple[int, int]:
     """Do the pass in place; returns (cards to bidder, cards to partner), both packed."""
     partner = (bidder + 2) % 4
     to_bidder = _partner_gives(hands[partner], k, trump, pp, rs)

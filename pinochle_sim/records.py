@@ -27,14 +27,25 @@ def _fields() -> list[tuple[str, pa.DataType, str]]:
         ("made", pa.bool_(), "the bidding side made its bid"),
     ]
     f += [(f"dealt_{p}", pa.int64(), f"seat {p}'s dealt hand, packed") for p in range(4)]
-    f += [(f"meld_{p}_{s}", pa.int16(),
-           f"seat {p}'s best meld from its dealt hand if {SUIT_WORDS[s]} were trump (pre-pass)")
-          for p in range(4) for s in SUIT_WORDS]  # fmt: skip
-    f += [(f"len_{p}_{s}", pa.int8(), f"seat {p}'s dealt number of {SUIT_WORDS[s]}")
-          for p in range(4) for s in SUIT_WORDS]  # fmt: skip
+    f += [
+        (
+            f"meld_{p}_{s}",
+            pa.int16(),
+            f"seat {p}'s best meld from its dealt hand if {SUIT_WORDS[s]} were trump (pre-pass)",
+        )
+        for p in range(4)
+        for s in SUIT_WORDS
+    ]
+    f += [
+        (f"len_{p}_{s}", pa.int8(), f"seat {p}'s dealt number of {SUIT_WORDS[s]}")
+        for p in range(4)
+        for s in SUIT_WORDS
+    ]
     f += [(f"aces_{p}", pa.int8(), f"seat {p}'s dealt number of aces") for p in range(4)]
-    f += [(f"meld_{p}", pa.int16(), f"seat {p}'s meld after passing, in the named trump")
-          for p in range(4)]  # fmt: skip
+    f += [
+        (f"meld_{p}", pa.int16(), f"seat {p}'s meld after passing, in the named trump")
+        for p in range(4)
+    ]
     f += [
         ("passed_to_bidder", pa.int64(), "cards the partner passed to the bidder, packed"),
         ("passed_to_partner", pa.int64(), "cards the bidder passed back, packed"),
@@ -79,5 +90,5 @@ def schema_text() -> str:
     width = max(len(n) for n, _, _ in FIELDS)
     lines = [f"{'column':<{width}}  {'dtype':<6}  meaning"]
     for name, typ, doc in FIELDS:
-        lines.append(f"{name:<{width}}  {str(typ):<6}  {doc}")
+        lines.append(f"{name:<{width}}  {typ!s:<6}  {doc}")
     return "\n".join(lines)

@@ -53,7 +53,7 @@ def next_u64(rs: np.ndarray):
 
 @jit
 def below(rs: np.ndarray, n: int) -> int:
-    """Uniform integer in ``0..n-1`` (``1 <= n < 2**32``): Lemire's multiply-shift with rejection."""
+    """Uniform integer in ``0..n-1`` (``1 <= n < 2**32``): Lemire's method with rejection."""
     un = np.uint64(n)
     m = (next_u64(rs) >> np.uint64(32)) * un
     low = m & _MASK32

@@ -6,8 +6,15 @@ from ._jit import jit
 
 
 @jit
-def _score_sides(meld_bid: int, meld_other: int, tricks_bid: int, tricks_other: int, bid: int,
-                 save_rule: bool, conceded: bool) -> tuple[int, int, bool]:  # fmt: skip
+def _score_sides(
+    meld_bid: int,
+    meld_other: int,
+    tricks_bid: int,
+    tricks_other: int,
+    bid: int,
+    save_rule: bool,
+    conceded: bool,
+) -> tuple[int, int, bool]:
     """Hand scores ``(bidding side, other side, made)``.
 
     * save rule: a side that took no trick points scores nothing, its meld included (a bidding

@@ -38,12 +38,18 @@ class EngineInputs:
     pp: np.ndarray
 
 
-def engine_inputs(rules: str | Ruleset | None = None,
-                  policies: PolicySet | None = None) -> EngineInputs:  # fmt: skip
+def engine_inputs(
+    rules: str | Ruleset | None = None, policies: PolicySet | None = None
+) -> EngineInputs:
     """Resolve and check rules and policies for the engine."""
     r = resolve_rules(rules)
-    if not (r.players == 4 and r.partnerships and r.trump_by == "auction" and r.widow == 0
-            and r.meld_timing == "after-pass"):  # fmt: skip
+    if not (
+        r.players == 4
+        and r.partnerships
+        and r.trump_by == "auction"
+        and r.widow == 0
+        and r.meld_timing == "after-pass"
+    ):
         raise ValueError(
             f"rules {r.name!r}: the engine plays 4-player partnership auction games so far; "
             "two-hand and three-hand play is planned (see the issues)"
@@ -75,9 +81,15 @@ def threads(n: int | None) -> Iterator[None]:
         numba.set_num_threads(old)
 
 
-def play_hands_array(inputs: EngineInputs, seed: int, start: int, count: int,
-                     chunk: int = DEFAULT_CHUNK, dealer: int | None = None,
-                     out: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+def play_hands_array(
+    inputs: EngineInputs,
+    seed: int,
+    start: int,
+    count: int,
+    chunk: int = DEFAULT_CHUNK,
+    dealer: int | None = None,
+    out: np.ndarray | None = None,
+) -> np.ndarray:
     """Play hands ``start .. start+count-1``; returns ``out[column, hand]`` (int64)."""
     _check_range(seed, start, count)
     if chunk < 1:
@@ -86,15 +98,30 @@ def play_hands_array(inputs: EngineInputs, seed: int, start: int, count: int,
         raise ValueError(f"dealer must be a seat 0..{inputs.rules.players - 1}")
     if out is None:
         out = np.empty((NCOL, count), dtype=np.int64)
-    _play_range(inputs.ra, inputs.ma, inputs.pp, seed, start, count, chunk,
-                -1 if dealer is None else dealer, out)  # fmt: skip
+    _play_range(
+        inputs.ra,
+        inputs.ma,
+        inputs.pp,
+        seed,
+        start,
+        count,
+        chunk,
+        -1 if dealer is None else dealer,
+        out,
+    )
     return out
 
 
-def play_hands(seed: int = 0, start: int = 0, count: int = 1000,
-               rules: str | Ruleset | None = None, policies: PolicySet | None = None,
-               chunk: int = DEFAULT_CHUNK, threads_: int | None = None,
-               dealer: int | None = None) -> dict[str, np.ndarray]:  # fmt: skip
+def play_hands(
+    seed: int = 0,
+    start: int = 0,
+    count: int = 1000,
+    rules: str | Ruleset | None = None,
+    policies: PolicySet | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    threads_: int | None = None,
+    dealer: int | None = None,
+) -> dict[str, np.ndarray]:
     """Play a contiguous range of hand indices; returns ``{column: int64 array}``.
 
     Column meanings are documented in :mod:`pinochle_sim.records`. The result for hand ``i``
@@ -106,14 +133,16 @@ def play_hands(seed: int = 0, start: int = 0, count: int = 1000,
     return {name: out[i] for i, name in enumerate(COLUMNS)}
 
 
-def trace_arrays(inputs: EngineInputs, seed: int, hand: int,
-                 dealer: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def trace_arrays(
+    inputs: EngineInputs, seed: int, hand: int, dealer: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """(one-column output, trace array) of a single hand, from the same engine as the batch."""
     _check_range(seed, hand, 1)
     out = np.zeros((NCOL, 1), dtype=np.int64)
     trace = np.zeros(TRACE_SIZE, dtype=np.int64)
-    _trace_one(inputs.ra, inputs.ma, inputs.pp, seed, hand, -1 if dealer is None else dealer,
-               out, trace)  # fmt: skip
+    _trace_one(
+        inputs.ra, inputs.ma, inputs.pp, seed, hand, -1 if dealer is None else dealer, out, trace
+    )
     return out[:, 0], trace
 
 
@@ -145,11 +174,19 @@ def default_out_dir(rules: Ruleset, seed: int, hands: int) -> str:
     return f"results/runs/{rules.name}-seed{seed}-{hands}"
 
 
-def run(hands: int, seed: int = 0, rules: str | Ruleset | None = None,
-        policies: PolicySet | None = None, out: str | None = None, threads_: int | None = None,
-        resume: bool = False, overwrite: bool = False, part_size: int = DEFAULT_PART_SIZE,
-        dealer: int | None = None,
-        progress: Callable[[int], None] | None = None) -> RunSummary:  # fmt: skip
+def run(
+    hands: int,
+    seed: int = 0,
+    rules: str | Ruleset | None = None,
+    policies: PolicySet | None = None,
+    out: str | None = None,
+    threads_: int | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    part_size: int = DEFAULT_PART_SIZE,
+    dealer: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> RunSummary:
     """Simulate ``hands`` hands of ``seed`` into a Parquet run folder (see :mod:`dataset`).
 
     Part ``k+1`` is computed while part ``k`` is written on a thread; memory holds two parts at
@@ -177,6 +214,7 @@ def run(hands: int, seed: int = 0, rules: str | Ruleset | None = None,
     buffers = [np.empty((NCOL, min(part_size, hands)), dtype=np.int64) for _ in range(2)]
     with threads(threads_), ThreadPoolExecutor(max_workers=1) as pool:
         pending = None
+        pending_count = 0
         for i, k in enumerate(folder.todo()):
             start, count = settings.part_range(k)
             buf = buffers[i % 2][:, :count]
@@ -201,17 +239,34 @@ def run(hands: int, seed: int = 0, rules: str | Ruleset | None = None,
 def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSummary:
     import pyarrow.dataset as ds
 
-    cols = ["bidder", "bid", "stuck", "made", "conceded", "team_meld_0", "team_meld_1",
-            "meld_0", "meld_1", "meld_2", "meld_3"]  # fmt: skip
+    cols = [
+        "bidder",
+        "bid",
+        "stuck",
+        "made",
+        "conceded",
+        "team_meld_0",
+        "team_meld_1",
+        "meld_0",
+        "meld_1",
+        "meld_2",
+        "meld_3",
+    ]
     t = ds.dataset(path, format="parquet").to_table(columns=cols)
     d = {c: t.column(c).to_numpy() for c in cols}
     bt = d["bidder"].astype(np.int64) % 2
     bid_meld = np.where(bt == 0, d["team_meld_0"], d["team_meld_1"])
     seat_meld = np.mean([d[f"meld_{p}"].mean() for p in range(4)])
     return RunSummary(
-        path=str(path), hands=len(bt), hands_computed=computed, seconds=seconds,
-        bytes=folder.size_bytes(), mean_seat_meld=float(seat_meld),
-        mean_bidding_meld=float(bid_meld.mean()), stuck_rate=float(d["stuck"].mean()),
-        make_rate=float(d["made"].mean()), concede_rate=float(d["conceded"].mean()),
+        path=str(path),
+        hands=len(bt),
+        hands_computed=computed,
+        seconds=seconds,
+        bytes=folder.size_bytes(),
+        mean_seat_meld=float(seat_meld),
+        mean_bidding_meld=float(bid_meld.mean()),
+        stuck_rate=float(d["stuck"].mean()),
+        make_rate=float(d["made"].mean()),
+        concede_rate=float(d["conceded"].mean()),
         mean_bid=float(d["bid"].mean()),
-    )  # fmt: skip
+    )

@@ -17,8 +17,13 @@ from .simulate import engine_inputs, trace_arrays
 SEAT_NAMES = ("South", "West", "North", "East")
 
 
-def hand_record(seed: int, hand: int, rules: str | Ruleset | None = None,
-                policies: PolicySet | None = None, dealer: int | None = None) -> dict[str, Any]:  # fmt: skip
+def hand_record(
+    seed: int,
+    hand: int,
+    rules: str | Ruleset | None = None,
+    policies: PolicySet | None = None,
+    dealer: int | None = None,
+) -> dict[str, Any]:
     """Everything that happened in hand ``hand`` of ``seed`` (keys as in ``show --json``)."""
     inputs = engine_inputs(rules, policies)
     row, trace = trace_arrays(inputs, seed, hand, dealer)
@@ -26,27 +31,37 @@ def hand_record(seed: int, hand: int, rules: str | Ruleset | None = None,
     col = {name: int(row[i]) for name, i in COL.items()}
     trump = col["trump"]
     calls = [
-        {"seat": int(trace[T_CALLS + 2 * i]),
-         "bid": None if trace[T_CALLS + 2 * i + 1] < 0 else int(trace[T_CALLS + 2 * i + 1])}
+        {
+            "seat": int(trace[T_CALLS + 2 * i]),
+            "bid": None if trace[T_CALLS + 2 * i + 1] < 0 else int(trace[T_CALLS + 2 * i + 1]),
+        }
         for i in range(int(trace[T_NCALLS]))
-    ]  # fmt: skip
+    ]
     after = [int(trace[T_HANDS + p]) for p in range(r.players)]
     melds = []
     for p in range(r.players):
         res = score_meld(after[p], trump, r)
         assert res.total == col[f"meld_{p}"], "trace meld disagrees with the engine"
-        melds.append({"seat": p, "points": res.total,
-                      "melds": [{"name": m.name, "points": m.points, "cards": m.cards}
-                                for m in res.melds]})  # fmt: skip
+        melds.append(
+            {
+                "seat": p,
+                "points": res.total,
+                "melds": [
+                    {"name": m.name, "points": m.points, "cards": m.cards} for m in res.melds
+                ],
+            }
+        )
     tricks = []
     for t in range(int(trace[T_NTRICKS])):
         base = T_TRICKS + t * TRICK_WIDTH
-        tricks.append({
-            "leader": int(trace[base]),
-            "cards": [card_name(int(trace[base + 1 + k])) for k in range(r.players)],
-            "winner": int(trace[base + 5]),
-            "points": int(trace[base + 6]),
-        })  # fmt: skip
+        tricks.append(
+            {
+                "leader": int(trace[base]),
+                "cards": [card_name(int(trace[base + 1 + k])) for k in range(r.players)],
+                "winner": int(trace[base + 5]),
+                "points": int(trace[base + 6]),
+            }
+        )
     return {
         "rules": r.name,
         "seed": seed,
@@ -86,19 +101,24 @@ def _by_suit(cards: list[str]) -> str:
 
 def format_hand(rec: dict[str, Any]) -> str:
     """A hand as a person would read it."""
-    lines = [f"=== {rec['rules']}  seed {rec['seed']}  hand {rec['hand']}  "
-             f"dealer {_seat(rec['dealer']).strip()} ==="]  # fmt: skip
+    lines = [
+        f"=== {rec['rules']}  seed {rec['seed']}  hand {rec['hand']}  "
+        f"dealer {_seat(rec['dealer']).strip()} ==="
+    ]
     lines.append("Dealt (team 0 = seats 0+2, team 1 = seats 1+3):")
     for p, cards in enumerate(rec["dealt"]):
         lines.append(f"  {_seat(p)}  {_by_suit(cards)}")
-    calls = ", ".join(f"{c['seat']}:{'pass' if c['bid'] is None else c['bid']}"
-                      for c in rec["auction"])  # fmt: skip
+    calls = ", ".join(
+        f"{c['seat']}:{'pass' if c['bid'] is None else c['bid']}" for c in rec["auction"]
+    )
     lines.append(f"Auction: {calls}")
     how = "dealer stuck" if rec["stuck"] else "won the auction"
     lines.append(f"Bidder: seat {rec['bidder']} ({how}) at {rec['bid']}, trump {rec['trump']}")
     if rec["passed_to_bidder"]:
-        lines.append(f"Pass: partner -> bidder {' '.join(rec['passed_to_bidder'])};  "
-                     f"bidder -> partner {' '.join(rec['passed_to_partner'])}")  # fmt: skip
+        lines.append(
+            f"Pass: partner -> bidder {' '.join(rec['passed_to_bidder'])};  "
+            f"bidder -> partner {' '.join(rec['passed_to_partner'])}"
+        )
         lines.append("Hands after the pass:")
         for p, cards in enumerate(rec["hands"]):
             lines.append(f"  {_seat(p)}  {_by_suit(cards)}")
@@ -110,13 +130,12 @@ def format_hand(rec: dict[str, Any]) -> str:
         lines.append("Bid out of reach: the bidder concedes; no tricks are played.")
     for i, t in enumerate(rec["tricks"], 1):
         cards = "  ".join(f"{c:>3}" for c in t["cards"])
-        lines.append(f"  trick {i:>2}: lead {t['leader']}  {cards}   -> seat {t['winner']} "
-                     f"(+{t['points']})")  # fmt: skip
+        lines.append(
+            f"  trick {i:>2}: lead {t['leader']}  {cards}   -> seat {t['winner']} (+{t['points']})"
+        )
     tm, tt, sc = rec["team_meld"], rec["team_tricks"], rec["score"]
     lines.append(f"Team meld {tm[0]} / {tm[1]};  trick points {tt[0]} / {tt[1]}")
     bt = rec["bidder"] % 2
     outcome = "conceded (set)" if rec["conceded"] else ("made" if rec["made"] else "set")
     lines.append(f"Bidding team {bt}: {outcome}.  Score: team 0 {sc[0]:+d}, team 1 {sc[1]:+d}")
     return "\n".join(lines)
-
-

@@ -73,9 +73,14 @@ def beaters(winner: int, trump: int) -> int:
 
 @jit
 def legal_mask(
-    held: int, led: int, winner: int, trump: int,
-    must_follow: bool, must_trump: bool, head: int,
-) -> int:  # fmt: skip
+    held: int,
+    led: int,
+    winner: int,
+    trump: int,
+    must_follow: bool,
+    must_trump: bool,
+    head: int,
+) -> int:
     """Legal faces to play from ``held`` (a face mask) with ``led`` the led suit (-1 = leading).
 
     RULES.md 7: follow the led suit if able; else trump if able; else any card; then, where the

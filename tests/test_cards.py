@@ -66,7 +66,14 @@ def test_parse_card_doc_examples() -> None:
 
 def test_parse_cards_separators_and_case() -> None:
     expected = [5, 10, 15]  # AS 10H KD
-    for text in ("AS 10H KD", "AS, 10h kd", "as,th,Kd", "AS,  10H ,KD", "A♠ 10♥ K♦", "\tAS\n10H KD "):
+    for text in (
+        "AS 10H KD",
+        "AS, 10h kd",
+        "as,th,Kd",
+        "AS,  10H ,KD",
+        "A♠ 10♥ K♦",
+        "\tAS\n10H KD ",
+    ):
         assert parse_cards(text) == expected, text
     assert parse_cards(["AS", "th", "K♦"]) == expected
     assert parse_cards([5, 10, 15]) == expected

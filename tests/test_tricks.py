@@ -178,9 +178,10 @@ def test_legal_mask_matches_oracle_on_random_positions() -> None:
         if led != trump and by_head["always"] != by_head["trump-led"]:
             branches["joedog differs"] += 1
     # The generator reaches every rule of RULES.md 7 many times.
-    for key in ("lead", "follow", "trump", "any", "heading narrows", "heading on trump lead"):
-        assert branches[key] > 1000, branches
-    assert branches["joedog differs"] > 500, branches
+    for key in ("lead", "follow", "trump", "any"):
+        assert branches[key] > 2000, branches
+    for key in ("heading narrows", "heading on trump lead", "joedog differs"):
+        assert branches[key] > 500, branches
 
 
 def test_legal_mask_without_obligations_allows_every_held_card() -> None:

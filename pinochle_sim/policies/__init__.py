@@ -29,8 +29,12 @@ class PolicyInfo:
 
 REGISTRY: dict[str, dict[str, PolicyInfo]] = {
     "bid": {
-        "estimate": PolicyInfo("bid", "estimate", slots.BID_ESTIMATE,
-            "values each trump from own meld, trump length, aces, partner and pass allowances", {
+        "estimate": PolicyInfo(
+            "bid",
+            "estimate",
+            slots.BID_ESTIMATE,
+            "values each trump from own meld, trump length, aces, partner and pass allowances",
+            {
                 "margin": (0, "points added to the hand's value before bidding (risk appetite)"),
                 "partner": (20, "expected meld from the partner, partnership points"),
                 "pass_gain": (60, "expected meld gained through the pass, partnership points"),
@@ -38,32 +42,49 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                 "per_trump": (15, "trick points per trump card beyond four"),
                 "per_ace": (9, "trick points per ace held"),
                 "jump": (60, "raise by the largest step when the value exceeds it by this"),
-            }),
-        "pass": PolicyInfo("bid", "pass", slots.BID_PASS,
-                           "never bids; the dealer is always stuck (meld-only studies)"),
+            },
+        ),
+        "pass": PolicyInfo(
+            "bid",
+            "pass",
+            slots.BID_PASS,
+            "never bids; the dealer is always stuck (meld-only studies)",
+        ),
     },
     "pass": {
-        "standard": PolicyInfo("pass", "standard", slots.PASS_STANDARD,
-            "partner gives trumps, aces, tens, kings; bidder returns cards that add no meld", {
+        "standard": PolicyInfo(
+            "pass",
+            "standard",
+            slots.PASS_STANDARD,
+            "partner gives trumps, aces, tens, kings; bidder returns cards that add no meld",
+            {
                 "keep_trump": (1, "1: the bidder gives back trump only when nothing else is left"),
-            }),
+            },
+        ),
         "random": PolicyInfo("pass", "random", slots.PASS_RANDOM, "uniform random cards"),
     },
     "play": {
-        "greedy": PolicyInfo("play", "greedy", slots.PLAY_GREEDY,
-            "sensible human-like play with memory of played cards", {
+        "greedy": PolicyInfo(
+            "play",
+            "greedy",
+            slots.PLAY_GREEDY,
+            "sensible human-like play with memory of played cards",
+            {
                 "draw_trump": (1, "1: the bidding side draws trump when it holds most of them"),
                 "smear": (1, "1: give counters to a partner who is sure to win the trick"),
-            }),
+            },
+        ),
         "random": PolicyInfo("play", "random", slots.PLAY_RANDOM, "uniform among legal cards"),
     },
     "concede": {
-        "concede": PolicyInfo("concede", "concede", slots.CONCEDE_CONCEDE,
-                              "throw in whenever the bid is out of reach"),
-        "play-on": PolicyInfo("concede", "play-on", slots.CONCEDE_PLAY_ON,
-                              "always play the hand out"),
+        "concede": PolicyInfo(
+            "concede", "concede", slots.CONCEDE_CONCEDE, "throw in whenever the bid is out of reach"
+        ),
+        "play-on": PolicyInfo(
+            "concede", "play-on", slots.CONCEDE_PLAY_ON, "always play the hand out"
+        ),
     },
-}  # fmt: skip
+}
 KINDS = tuple(REGISTRY)
 DEFAULTS = {"bid": "estimate", "pass": "standard", "play": "greedy", "concede": "concede"}
 
@@ -90,20 +111,28 @@ class PolicySet:
         for key, value in self.params:
             kind, _, pname = key.partition(".")
             if kind not in REGISTRY:
-                raise ValueError(f"bad parameter {key!r}: write KIND.NAME with KIND one of "
-                                 f"{', '.join(KINDS)}")  # fmt: skip
+                raise ValueError(
+                    f"bad parameter {key!r}: write KIND.NAME with KIND one of {', '.join(KINDS)}"
+                )
             info = _lookup(kind, self.name(kind))
             if pname not in info.params:
                 known = ", ".join(info.params) or "none"
-                raise ValueError(f"unknown parameter {key!r} of {kind} policy {info.name!r} "
-                                 f"(its parameters: {known})")  # fmt: skip
+                raise ValueError(
+                    f"unknown parameter {key!r} of {kind} policy {info.name!r} "
+                    f"(its parameters: {known})"
+                )
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"parameter {key!r} must be an integer, got {value!r}")
 
     @classmethod
-    def from_options(cls, bid: str | None = None, pass_: str | None = None,
-                     play: str | None = None, concede: str | None = None,
-                     params: dict[str, Any] | list[str] | None = None) -> PolicySet:  # fmt: skip
+    def from_options(
+        cls,
+        bid: str | None = None,
+        pass_: str | None = None,
+        play: str | None = None,
+        concede: str | None = None,
+        params: dict[str, Any] | list[str] | None = None,
+    ) -> PolicySet:
         """Build from names and ``KIND.NAME=VALUE`` strings or a dict (validated)."""
         items: dict[str, int] = {}
         if isinstance(params, dict):
@@ -113,20 +142,27 @@ class PolicySet:
             for text in params or []:
                 key, eq, value = text.partition("=")
                 if not eq:
-                    raise ValueError(f"bad parameter {text!r}: write KIND.NAME=VALUE, "
-                                     "e.g. bid.margin=20")  # fmt: skip
+                    raise ValueError(
+                        f"bad parameter {text!r}: write KIND.NAME=VALUE, e.g. bid.margin=20"
+                    )
                 pairs.append((key.strip(), value.strip()))
         for key, value in pairs:
             try:
                 items[key] = int(value)
             except (TypeError, ValueError):
                 raise ValueError(f"parameter {key!r} must be an integer, got {value!r}") from None
-        return cls(bid or DEFAULTS["bid"], pass_ or DEFAULTS["pass"], play or DEFAULTS["play"],
-                   concede or DEFAULTS["concede"], tuple(sorted(items.items())))  # fmt: skip
+        return cls(
+            bid or DEFAULTS["bid"],
+            pass_ or DEFAULTS["pass"],
+            play or DEFAULTS["play"],
+            concede or DEFAULTS["concede"],
+            tuple(sorted(items.items())),
+        )
 
     def name(self, kind: str) -> str:
-        return {"bid": self.bid, "pass": self.pass_, "play": self.play,
-                "concede": self.concede}[kind]  # fmt: skip
+        return {"bid": self.bid, "pass": self.pass_, "play": self.play, "concede": self.concede}[
+            kind
+        ]
 
     def resolved(self) -> dict[str, dict[str, Any]]:
         """Every policy with every parameter value (defaults filled in), for provenance."""

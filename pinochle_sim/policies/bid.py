@@ -23,13 +23,20 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from ..rules.arrays import RA_MIN_BID, RA_PARTNERS, RA_PASS, RA_SCALE
 from ..bits import popcount
+from ..rules.arrays import RA_MIN_BID, RA_PARTNERS, RA_PASS, RA_SCALE
 from ..tricks import suit_len
 from .slots import (
-    BID_ESTIMATE, EST_MARGIN, EST_PARTNER, EST_PASS_GAIN, EST_PER_ACE, EST_PER_TRUMP,
-    EST_TRICK_BASE, PP_BID, PP_BID_PARAMS,
-)  # fmt: skip
+    BID_ESTIMATE,
+    EST_MARGIN,
+    EST_PARTNER,
+    EST_PASS_GAIN,
+    EST_PER_ACE,
+    EST_PER_TRUMP,
+    EST_TRICK_BASE,
+    PP_BID,
+    PP_BID_PARAMS,
+)
 
 ACES = (1 << 5) | (1 << 11) | (1 << 17) | (1 << 23)
 """Face mask of the four aces."""
@@ -67,4 +74,3 @@ def _bid_limit(hand: int, melds: np.ndarray, ra: np.ndarray, pp: np.ndarray) -> 
     if pp[PP_BID] != BID_ESTIMATE or limit < ra[RA_MIN_BID]:  # "pass" never bids
         limit = 0
     return limit, best_suit
-

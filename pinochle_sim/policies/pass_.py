@@ -57,8 +57,9 @@ def _partner_gives(hand: int, k: int, trump: int, pp: np.ndarray, rs: np.ndarray
 
 
 @jit
-def _bidder_returns(hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray,
-                    rs: np.ndarray) -> int:  # fmt: skip
+def _bidder_returns(
+    hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray, rs: np.ndarray
+) -> int:
     """Packed set of ``k`` cards the bidder passes back (from the hand after receiving)."""
     given = 0
     keep_trump = pp[PP_PASS_PARAMS + STD_KEEP_TRUMP] != 0

@@ -74,8 +74,16 @@ def _richest(mask: int, trump: int, points: np.ndarray) -> int:
 
 
 @jit
-def _lead(hand: int, played: int, seat: int, bidder: int, trump: int, partners: bool,
-          points: np.ndarray, pp: np.ndarray) -> int:  # fmt: skip
+def _lead(
+    hand: int,
+    played: int,
+    seat: int,
+    bidder: int,
+    trump: int,
+    partners: bool,
+    points: np.ndarray,
+    pp: np.ndarray,
+) -> int:
     held = hand & 0xFFFFFF
     unseen = _unseen_faces(hand, played)
     trumps = held & SUIT_MASK[trump]
@@ -83,8 +91,13 @@ def _lead(hand: int, played: int, seat: int, bidder: int, trump: int, partners: 
     top_trump = highest_bit_index(trumps) if trumps else -1
     boss_trump = top_trump >= 0 and (higher_in_suit(top_trump) & unseen) == 0
     out = _unseen_count(hand, played, trump)
-    if (pp[PP_PLAY_PARAMS + GREEDY_DRAW_TRUMP] and bidding_side and trumps and out > 0
-            and suit_len(hand, trump) >= out):  # fmt: skip
+    if (
+        pp[PP_PLAY_PARAMS + GREEDY_DRAW_TRUMP]
+        and bidding_side
+        and trumps
+        and out > 0
+        and suit_len(hand, trump) >= out
+    ):
         return top_trump if boss_trump else lowest_bit_index(trumps)
     # Cash a boss counter in a side suit, preferring the suit with most cards still out.
     best, best_out = -1, -1
@@ -112,9 +125,20 @@ def _lead(hand: int, played: int, seat: int, bidder: int, trump: int, partners: 
 
 
 @jit
-def _follow(hand: int, legal: int, played: int, n_played: int, winner: int, winner_seat: int,
-            seat: int, trump: int, players: int, partners: bool, points: np.ndarray,
-            pp: np.ndarray) -> int:  # fmt: skip
+def _follow(
+    hand: int,
+    legal: int,
+    played: int,
+    n_played: int,
+    winner: int,
+    winner_seat: int,
+    seat: int,
+    trump: int,
+    players: int,
+    partners: bool,
+    points: np.ndarray,
+    pp: np.ndarray,
+) -> int:
     unseen = _unseen_faces(hand, played)
     last = n_played == players - 1
     winners = legal & beaters(winner, trump)
@@ -139,9 +163,22 @@ def _follow(hand: int, legal: int, played: int, n_played: int, winner: int, winn
 
 
 @jit
-def _choose_play(hand: int, legal: int, played: int, n_played: int, winner: int,
-                 winner_seat: int, seat: int, bidder: int, trump: int, players: int,
-                 partners: bool, points: np.ndarray, pp: np.ndarray, rs: np.ndarray) -> int:  # fmt: skip
+def _choose_play(
+    hand: int,
+    legal: int,
+    played: int,
+    n_played: int,
+    winner: int,
+    winner_seat: int,
+    seat: int,
+    bidder: int,
+    trump: int,
+    players: int,
+    partners: bool,
+    points: np.ndarray,
+    pp: np.ndarray,
+    rs: np.ndarray,
+) -> int:
     """The face ``seat`` plays. ``played`` is every card played so far (packed), ``n_played``
     the cards already in this trick, ``winner``/``winner_seat`` its currently winning card."""
     if pp[PP_PLAY] != PLAY_GREEDY:
@@ -151,5 +188,17 @@ def _choose_play(hand: int, legal: int, played: int, n_played: int, winner: int,
         return lowest_bit_index(m)
     if n_played == 0:
         return _lead(hand, played, seat, bidder, trump, partners, points, pp)
-    return _follow(hand, legal, played, n_played, winner, winner_seat, seat, trump, players,
-                   partners, points, pp)  # fmt: skip
+    return _follow(
+        hand,
+        legal,
+        played,
+        n_played,
+        winner,
+        winner_seat,
+        seat,
+        trump,
+        players,
+        partners,
+        points,
+        pp,
+    )

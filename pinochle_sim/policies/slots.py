@@ -1,10 +1,10 @@
 """Layout of the policy array (``PolicyArray``, int64) that kernels read.
 
-    [0..3]    policy ids: bidding, passing, play, concede
-    [8..23]   bidding policy parameters, in the order its registry entry declares them
-    [24..31]  passing policy parameters
-    [32..39]  play policy parameters
-    [40..47]  concede policy parameters
+[0..3]    policy ids: bidding, passing, play, concede
+[8..23]   bidding policy parameters, in the order its registry entry declares them
+[24..31]  passing policy parameters
+[32..39]  play policy parameters
+[40..47]  concede policy parameters
 """
 
 PP_BID = 0
@@ -16,8 +16,12 @@ PP_PASS_PARAMS = 24
 PP_PLAY_PARAMS = 32
 PP_CONCEDE_PARAMS = 40
 PP_SIZE = 48
-PARAM_SLOTS = {"bid": (PP_BID_PARAMS, 16), "pass": (PP_PASS_PARAMS, 8),
-               "play": (PP_PLAY_PARAMS, 8), "concede": (PP_CONCEDE_PARAMS, 8)}  # fmt: skip
+PARAM_SLOTS = {
+    "bid": (PP_BID_PARAMS, 16),
+    "pass": (PP_PASS_PARAMS, 8),
+    "play": (PP_PLAY_PARAMS, 8),
+    "concede": (PP_CONCEDE_PARAMS, 8),
+}
 ID_SLOTS = {"bid": PP_BID, "pass": PP_PASS, "play": PP_PLAY, "concede": PP_CONCEDE}
 
 # Policy ids (stable: they are recorded in provenance through their names).

@@ -45,9 +45,9 @@ def rule_array(r: Ruleset) -> RuleArray:
     if len(steps) > 4:
         raise ValueError("bid_steps: at most 4 raise steps are supported")
     a[RA_NSTEPS] = len(steps)
-    a[RA_STEPS:RA_STEPS + len(steps)] = steps
+    a[RA_STEPS : RA_STEPS + len(steps)] = steps
     a[RA_PASS] = r.pass_cards
-    a[RA_POINTS:RA_POINTS + 6] = r.trick_points
+    a[RA_POINTS : RA_POINTS + 6] = r.trick_points
     a[RA_LAST] = r.last_trick
     a[RA_FOLLOW] = r.must_follow
     a[RA_TRUMP] = r.must_trump

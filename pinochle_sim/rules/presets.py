@@ -74,8 +74,13 @@ THREE_HAND = PARTNERSHIP.replace(
 PRESETS: dict[str, Ruleset] = {
     r.name: r for r in (PARTNERSHIP, PARTNERSHIP_CLASSIC, JOEDOG, TWO_HAND, THREE_HAND)
 }
-ALIASES = {"default": "partnership", "classic": "partnership-classic", "2": "two-hand",
-           "3": "three-hand", "cutthroat": "three-hand"}  # fmt: skip
+ALIASES = {
+    "default": "partnership",
+    "classic": "partnership-classic",
+    "2": "two-hand",
+    "3": "three-hand",
+    "cutthroat": "three-hand",
+}
 DEFAULT = "partnership"
 
 

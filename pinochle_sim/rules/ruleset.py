@@ -89,14 +89,28 @@ TABLE_B = dataclasses.replace(
     TABLE_A, name="B", run_extra_king=0, run_extra_queen=0, run_trump_marriage=0
 )
 TABLE_C = MeldTable(
-    name="C", run=15, run_extra_king=0, run_extra_queen=0, run_trump_marriage=0, double_run=150,
-    dix=1, trump_marriage=4, marriage=2, pinochle=4, double_pinochle=30,
-    around=(10, 8, 6, 4), eight=(100, 80, 60, 40),
-)  # fmt: skip
+    name="C",
+    run=15,
+    run_extra_king=0,
+    run_extra_queen=0,
+    run_trump_marriage=0,
+    double_run=150,
+    dix=1,
+    trump_marriage=4,
+    marriage=2,
+    pinochle=4,
+    double_pinochle=30,
+    around=(10, 8, 6, 4),
+    eight=(100, 80, 60, 40),
+)
 TABLE_D = MeldTable(
-    name="D", run_extra_king=0, run_extra_queen=0, run_trump_marriage=0, double_run=0,
+    name="D",
+    run_extra_king=0,
+    run_extra_queen=0,
+    run_trump_marriage=0,
+    double_run=0,
     eight=(0, 0, 0, 0),
-)  # fmt: skip
+)
 MELD_TABLES = {t.name: t for t in (TABLE_A, TABLE_B, TABLE_C, TABLE_D)}
 
 

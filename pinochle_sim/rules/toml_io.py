@@ -69,7 +69,9 @@ def ruleset_from_dict(data: dict[str, Any]) -> Ruleset:
         if key == "meld":
             if isinstance(value, str):
                 if value not in MELD_TABLES:
-                    raise RulesError(f"meld: unknown table {value!r}, choose {', '.join(MELD_TABLES)}")
+                    raise RulesError(
+                        f"meld: unknown table {value!r}, choose {', '.join(MELD_TABLES)}"
+                    )
                 changes[key] = MELD_TABLES[value]
             elif isinstance(value, dict):
                 changes[key] = _meld_from(value, start.meld)

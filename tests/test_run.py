@@ -1,0 +1,268 @@
+"""The run job: Parquet records, determinism, atomic parts, resume, provenance, CLI errors."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from pinochle_sim import decode_hand
+from pinochle_sim.cli import main
+from pinochle_sim.dataset import MANIFEST, RunFolder, read_provenance
+from pinochle_sim.engine import COLUMNS
+from pinochle_sim.policies import PolicySet
+from pinochle_sim.records import DOCS, SCHEMA
+from pinochle_sim.simulate import play_hands, run
+from pinochle_sim.trace import hand_record
+
+N = 5000
+
+
+def _read(path: Path) -> pd.DataFrame:
+    return pd.read_parquet(path).sort_values("hand").reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "ref"
+    run(N, seed=11, out=str(out), part_size=1024)
+    return out
+
+
+def test_records_have_required_columns_and_compact_dtypes(reference_run):
+    df = _read(reference_run)
+    required = ["hand", "dealer", "bidder", "bid", "trump", "stuck", "conceded", "made"]
+    required += [f"dealt_{p}" for p in range(4)] + [f"meld_{p}" for p in range(4)]
+    required += [f"meld_{p}_{s}" for p in range(4) for s in "shdc"]
+    required += [f"len_{p}_{s}" for p in range(4) for s in "shdc"]
+    required += ["team_meld_0", "team_meld_1", "team_tricks_0", "team_tricks_1"]
+    required += ["score_0", "score_1"]
+    for c in required:
+        assert c in df.columns, c
+    assert list(df.columns) == list(COLUMNS)
+    assert df["hand"].tolist() == list(range(N))
+    assert df["hand"].dtype == np.int64
+    assert df["bid"].dtype == np.int16 and df["trump"].dtype == np.int8
+    assert df["stuck"].dtype == bool and df["made"].dtype == bool
+    assert set(df["trump"].unique()) <= {0, 1, 2, 3}
+    # dealt hands decode to 12 cards each and the four make the deck
+    for i in range(0, N, 997):
+        cards = [c for p in range(4) for c in decode_hand(int(df.loc[i, f"dealt_{p}"]))]
+        assert len(cards) == 48 and all(cards.count(c) == 2 for c in set(cards))
+    # lengths agree with the dealt hands
+    row = df.loc[3]
+    for p in range(4):
+        hand = decode_hand(int(row[f"dealt_{p}"]))
+        for s in "shdc":
+            assert row[f"len_{p}_{s}"] == sum(c.endswith(s.upper()) for c in hand)
+
+
+def test_every_column_documented_in_schema():
+    assert set(DOCS) == set(COLUMNS) == set(SCHEMA.names)
+    result = CliRunner().invoke(main, ["schema"])
+    assert result.exit_code == 0
+    for c in COLUMNS:
+        assert c in result.output
+
+
+def test_readers_pyarrow_duckdb_polars(reference_run):
+    import duckdb
+    import polars as pl
+
+    t = ds.dataset(reference_run, format="parquet").to_table()
+    assert t.num_rows == N
+    con = duckdb.connect()
+    n = con.execute(f"select count(*), sum(bid) from '{reference_run}/*.parquet'").fetchall()[0]
+    df = _read(reference_run)
+    assert n == (N, int(df["bid"].sum()))
+    lf = pl.read_parquet(f"{reference_run}/*.parquet")
+    assert lf.height == N and int(lf["score_0"].sum()) == int(df["score_0"].sum())
+
+
+def test_provenance_in_every_part(reference_run):
+    parts = sorted(reference_run.glob("part-*.parquet"))
+    assert len(parts) == 5  # 5000 hands / 1024 per part
+    starts = []
+    for p in parts:
+        meta = json.loads(pq.read_schema(p).metadata[b"pinochle_sim"])
+        for key in ("package_version", "engine_version", "ruleset_toml", "policies", "seed",
+                    "hand_start", "hand_count", "created"):  # fmt: skip
+            assert key in meta
+        assert meta["seed"] == 11 and meta["rules"] == "partnership"
+        assert meta["policies"]["bid"]["params"]["margin"] == 0
+        starts.append((meta["hand_start"], meta["hand_count"]))
+    assert starts == [(0, 1024), (1024, 1024), (2048, 1024), (3072, 1024), (4096, 904)]
+    from pinochle_sim.dataset import ruleset_of
+    from pinochle_sim.rules import get_preset
+
+    assert ruleset_of(read_provenance(reference_run)) == get_preset("partnership")
+    result = CliRunner().invoke(main, ["info", str(reference_run)])
+    assert result.exit_code == 0 and "complete" in result.output and "seed: 11" in result.output
+
+
+def test_same_records_for_any_threads_and_part_size(reference_run, tmp_path):
+    ref = _read(reference_run)
+    a = tmp_path / "a"
+    run(N, seed=11, out=str(a), part_size=N, threads_=1)
+    pd.testing.assert_frame_equal(_read(a), ref)
+    b = tmp_path / "b"
+    run(N, seed=11, out=str(b), part_size=777, threads_=2)
+    pd.testing.assert_frame_equal(_read(b), ref)
+
+
+def test_run_matches_engine_and_show(reference_run):
+    df = _read(reference_run)
+    cols = play_hands(seed=11, start=0, count=N)
+    for c in COLUMNS:
+        assert np.array_equal(df[c].to_numpy().astype(np.int64), cols[c]), c
+    for h in (0, 1, 17, 1023, 1024, 4999):
+        rec = hand_record(11, h)
+        row = df.loc[h]
+        assert rec["bidder"] == row["bidder"] and rec["bid"] == row["bid"]
+        assert "SHDC"[row["trump"]] == rec["trump"]
+        assert rec["score"] == [row["score_0"], row["score_1"]]
+        assert rec["team_meld"] == [row["team_meld_0"], row["team_meld_1"]]
+        assert rec["dealt"] == [decode_hand(int(row[f"dealt_{p}"])) for p in range(4)]
+
+
+class Boom(Exception):
+    pass
+
+
+def test_interrupted_run_resumes_without_gap_or_duplicate(reference_run, tmp_path, monkeypatch):
+    out = tmp_path / "r"
+    real = RunFolder.write_part
+    calls = {"n": 0}
+
+    def failing(self, k, table):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            # a half-written temporary file, as a kill -9 during the write would leave
+            (self.path / f".part-{k:05d}.parquet.tmp-99999").write_bytes(b"PAR1 garbage")
+            raise Boom
+        real(self, k, table)
+
+    monkeypatch.setattr(RunFolder, "write_part", failing)
+    with pytest.raises(Boom):
+        run(N, seed=11, out=str(out), part_size=1024)
+    monkeypatch.setattr(RunFolder, "write_part", real)
+    done = sorted(p.name for p in out.glob("part-*.parquet"))
+    assert done == ["part-00000.parquet", "part-00001.parquet"]
+    assert pd.read_parquet(out).shape[0] == 2048  # readable, only complete parts
+    with pytest.raises(ValueError, match="already exists"):
+        run(N, seed=11, out=str(out), part_size=1024)
+    with pytest.raises(ValueError, match="different settings"):
+        run(N, seed=12, out=str(out), part_size=1024, resume=True)
+    summary = run(N, seed=11, out=str(out), part_size=1024, resume=True)
+    assert summary.hands_computed == N - 2048
+    assert not list(out.glob(".*tmp*"))
+    pd.testing.assert_frame_equal(_read(out), _read(reference_run))
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["complete"] and len(manifest["parts"]) == 5
+
+
+def test_orphan_part_after_crash_is_adopted(reference_run, tmp_path):
+    out = tmp_path / "o"
+    run(N, seed=11, out=str(out), part_size=1024)
+    manifest = json.loads((out / MANIFEST).read_text())
+    del manifest["parts"]["4"]  # renamed into place, then killed before the manifest update
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    summary = run(N, seed=11, out=str(out), part_size=1024, resume=True)
+    assert summary.hands_computed == 0
+    pd.testing.assert_frame_equal(_read(out), _read(reference_run))
+
+
+def test_kill_9_leaves_only_complete_parts_and_resume_completes(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "k"
+    hands, part = 400_000, 10_000
+    cmd = [sys.executable, "-m", "pinochle_sim", "run", "--hands", str(hands), "--out", str(out),
+           "--quiet", "--part-size", str(part), "--seed", "5", "--threads", "1"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(out.glob("part-*.parquet"))) < 2:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    parts = sorted(out.glob("part-*.parquet"))
+    assert 2 <= len(parts) < hands // part, "kill landed outside the run"
+    for p in parts:  # every file present is a complete, readable part
+        assert pq.ParquetFile(p).metadata.num_rows == part
+    bad = subprocess.run([*cmd[:-3], "6", "--resume"], capture_output=True, text=True)
+    assert bad.returncode != 0 and "different settings" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    ok = subprocess.run([*cmd, "--resume"], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    df = _read(out)
+    assert df["hand"].tolist() == list(range(hands))
+    cols = play_hands(seed=5, start=0, count=hands)
+    for c in ("dealt_0", "bid", "score_0", "score_1", "meld_3"):
+        assert np.array_equal(df[c].to_numpy().astype(np.int64), cols[c]), c
+
+
+def test_cli_run_summary_and_errors(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "c"
+    r = runner.invoke(main, ["run", "--hands", "2_000", "--out", str(out), "--seed", "3"])
+    assert r.exit_code == 0, r.output
+    assert "2,000 hands" in r.output and "hands/s" in r.output and "made" in r.output
+    again = runner.invoke(main, ["run", "--hands", "2000", "--out", str(out), "--seed", "3"])
+    assert again.exit_code != 0 and "already exists" in again.output
+    ok = runner.invoke(main, ["run", "--hands", "2e3", "--out", str(out), "--seed", "3",
+                              "--resume"])  # fmt: skip
+    assert ok.exit_code == 0 and "already complete" in ok.output
+    ow = runner.invoke(main, ["run", "--hands", "1000", "--out", str(out), "--overwrite",
+                              "--quiet"])  # fmt: skip
+    assert ow.exit_code == 0 and pd.read_parquet(out).shape[0] == 1000
+    bad_inputs = [
+        ["--hands", "1.5"], ["--hands", "-3"], ["--hands", "abc"], ["--hands", "0"],
+        ["--hands", "10", "--rules", "nope"], ["--hands", "10", "--param", "bid.nope=1"],
+        ["--hands", "10", "--param", "margin"], ["--hands", "10", "--threads", "0"],
+        ["--hands", "10", "--resume", "--overwrite"], ["--hands", "10", "--rules", "two-hand"],
+    ]  # fmt: skip
+    for args in bad_inputs:
+        r = runner.invoke(main, ["run", *args, "--out", str(tmp_path / "x")])
+        assert r.exit_code != 0, args
+        assert isinstance(r.exception, SystemExit), (args, r.exception)
+        assert "Error" in r.output and "Traceback" not in r.output, args
+
+
+def test_cli_hands_forms_are_equal(tmp_path):
+    runner = CliRunner()
+    frames = []
+    for i, form in enumerate(["1e3", "1_000", "1000"]):
+        out = tmp_path / f"f{i}"
+        r = runner.invoke(main, ["run", "--hands", form, "--out", str(out), "--quiet"])
+        assert r.exit_code == 0, r.output
+        frames.append(_read(out))
+    pd.testing.assert_frame_equal(frames[0], frames[1])
+    pd.testing.assert_frame_equal(frames[0], frames[2])
+
+
+def test_policy_parameters_reach_records(tmp_path):
+    a = run(
+        3000, out=str(tmp_path / "a"), policies=PolicySet.from_options(params=["bid.margin=60"])
+    )
+    b = run(3000, out=str(tmp_path / "b"))
+    assert a.mean_bid > b.mean_bid
+    da, db = _read(tmp_path / "a"), _read(tmp_path / "b")
+    assert (da["dealt_0"] == db["dealt_0"]).all()  # policies never change the cards
+
+
+def test_default_output_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["run", "--hands", "500", "--seed", "4", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "results/runs/partnership-seed4-500" / MANIFEST).exists()
+    assert os.path.getsize(tmp_path / "results/runs/partnership-seed4-500/part-00000.parquet")
