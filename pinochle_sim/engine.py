@@ -285,16 +285,39 @@ def _play_range(
     fixed_dealer: int,
     out: np.ndarray,
 ) -> None:
-    """Play hands ``start .. start+n-1`` into ``out[:, 0:n]``, chunks in parallel."""
+    """Play hands ``start .. start+n-1`` into ``out[:, 0:n]``, chunks in parallel.
+
+    Each chunk works on its own copies of the rule, meld and policy arrays and its own output
+    buffer: arrays shared between threads would have their reference counts bumped atomically
+    on every call, and that cache line would bounce between the cores.
+    """
     n_chunks = (n + chunk - 1) // chunk
     for c in prange(n_chunks):
+        lo = c * chunk
+        hi = min(n, lo + chunk)
+        ra_l = ra.copy()
+        ma_l = ma.copy()
+        pp_l = pp.copy()
+        buf = np.empty((out.shape[0], hi - lo), dtype=np.int64)
         scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
         rs = np.empty(2, dtype=np.uint64)
         trace = np.empty(1, dtype=np.int64)
-        lo = c * chunk
-        hi = min(n, lo + chunk)
         for i in range(lo, hi):
-            _play_hand(ra, ma, pp, seed, start + i, fixed_dealer, out, i, scratch, rs, trace, False)
+            _play_hand(
+                ra_l,
+                ma_l,
+                pp_l,
+                seed,
+                start + i,
+                fixed_dealer,
+                buf,
+                i - lo,
+                scratch,
+                rs,
+                trace,
+                False,
+            )
+        out[:, lo:hi] = buf
 
 
 @jit

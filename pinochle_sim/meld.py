@@ -51,10 +51,11 @@ def _run_options(t: MeldTable, k: int, q: int, runs: int) -> list[tuple[int, str
     """Ways to use ``runs`` runs: (points, name, extra kings used, extra queens used)."""
     if runs == 0:
         return [(0, "", 0, 0)]
-    if runs == 2:
+    if runs == 2:  # both runs as one meld, or as two separate runs: whichever is worth more
+        opts = [(2 * t.run, "run+run", 0, 0)]
         if t.double_run:
-            return [(t.double_run, "double run", 0, 0)]
-        return [(2 * t.run, "run+run", 0, 0)]
+            opts.append((t.double_run, "double run", 0, 0))
+        return opts
     opts = [(t.run, "run", 0, 0)]
     if t.run_extra_king and k >= 2:
         opts.append((t.run_extra_king, "run with extra king", 1, 0))
@@ -97,12 +98,13 @@ def _meld_lut_cached(t: MeldTable) -> MeldArray:
         counts = _suit_counts(index)
         a[MA_TRUMP + index] = best_trump_class1(t, counts)[0]
         a[MA_PLAIN + index] = min(counts[C.RK], counts[C.RQ]) * t.marriage
-    a[MA_PIN : MA_PIN + 3] = (0, t.pinochle, t.double_pinochle or 2 * t.pinochle)
+    # A double meld is one meld; two singles are also legal (distinct cards): take the best.
+    a[MA_PIN : MA_PIN + 3] = (0, t.pinochle, max(t.double_pinochle, 2 * t.pinochle))
     for i in range(4):
         a[MA_AROUND + 3 * i : MA_AROUND + 3 * i + 3] = (
             0,
             t.around[i],
-            t.eight[i] or 2 * t.around[i],
+            max(t.eight[i], 2 * t.around[i]),
         )
     return a
 
@@ -205,7 +207,7 @@ def _itemise(hand: int, trump: int, t: MeldTable) -> list[Meld]:
                 )
     pins = min(counts[FACE_QS], counts[FACE_JD])
     pin_cards = [C.card_name(FACE_QS), C.card_name(FACE_JD)]
-    if pins == 2 and t.double_pinochle:
+    if pins == 2 and t.double_pinochle >= 2 * t.pinochle:
         melds.append(Meld("double pinochle", t.double_pinochle, sorted(pin_cards * 2)[::-1]))
     else:
         melds += [Meld("pinochle", t.pinochle, pin_cards)] * pins
@@ -213,7 +215,7 @@ def _itemise(hand: int, trump: int, t: MeldTable) -> list[Meld]:
         n = min(counts[C.face(s, r)] for s in range(C.NUM_SUITS))
         row = [C.card_name(C.face(s, r)) for s in range(C.NUM_SUITS)]
         rank_name = C.RANK_NAMES[r] + "s"
-        if n == 2 and t.eight[i]:
+        if n == 2 and t.eight[i] >= 2 * t.around[i]:
             melds.append(Meld(f"eight {rank_name}", t.eight[i], [c for c in row for _ in (0, 1)]))
         else:
             melds += [Meld(f"{rank_name} around", t.around[i], row)] * n

@@ -36,6 +36,7 @@ from reference import (
 )
 
 from pinochle_sim import decode_hand
+from pinochle_sim.auction import MAX_CALLS, _auction
 from pinochle_sim.engine import COLUMNS
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.scoring import _score_sides
@@ -155,12 +156,14 @@ def cols_equal(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
 # --------------------------------------------------------------------------- oracle replay
 
 
-def check_record(rec: dict, rules: str, policy: str, seed: int, hand: int) -> None:
+def check_record(
+    rec: dict, rules: str, policy: str, seed: int, hand: int, dealer: int | None = None
+) -> None:
     """Check one traced hand against the oracle, step by step."""
     P = PRESETS[rules]
     assert (rec["rules"], rec["seed"], rec["hand"]) == (rules, seed, hand)
+    assert rec["dealer"] == (hand % 4 if dealer is None else dealer)
     dealer = rec["dealer"]
-    assert dealer == hand % 4
 
     # Deal (RULES.md 1, 3): four hands of 12 that together are the 48-card deck.
     dealt = rec["dealt"]
@@ -246,11 +249,10 @@ def check_record(rec: dict, rules: str, policy: str, seed: int, hand: int) -> No
 @pytest.mark.parametrize("rules", PRESET_NAMES)
 def test_hands_replayed_by_oracle(rules: str, policy: str) -> None:
     seed = 1000 + 10 * PRESET_NAMES.index(rules) + list(POLICY_SETS).index(policy)
-    n_conceded = n_played = 0
+    n_played = 0
     for hand in range(300):
         rec = hand_record(seed, hand, rules=rules, policies=POLICY_SETS[policy])
         check_record(rec, rules, policy, seed, hand)
-        n_conceded += rec["conceded"]
         n_played += not rec["conceded"]
     assert n_played >= 150
 
@@ -492,6 +494,13 @@ def test_hand_record_agrees_with_batch(rules: str) -> None:
         assert rec["passed_to_partner"] == decode_hand(int(cols["passed_to_partner"][h]))
         won = [sum(t["winner"] % 2 == side for t in rec["tricks"]) for side in (0, 1)]
         assert won == [cols["tricks_won_0"][h], cols["tricks_won_1"][h]]
+        counters = [0, 0]
+        for t in rec["tricks"]:
+            counters[t["winner"] % 2] += sum(c[:-1] in ("A", "10", "K") for c in t["cards"])
+        assert counters == [cols["counters_0"][h], cols["counters_1"][h]]
+        for side in (0, 1):
+            bids = [c["bid"] or 0 for c in rec["auction"] if c["seat"] % 2 == side]
+            assert max(bids, default=0) == cols[f"high_bid_{side}"][h]
 
 
 DEAL_COLUMNS = tuple(f"dealt_{p}" for p in range(4))
@@ -563,8 +572,7 @@ def test_fixed_dealer() -> None:
         rec = hand_record(9, 5, dealer=d)
         assert rec["dealer"] == d and rec["bidder"] == fixed["bidder"][5]
         assert rec["score"] == [fixed["score_0"][5], fixed["score_1"][5]]
-        check_record_dealer = expected_call_seats([c["bid"] for c in rec["auction"]], d)
-        assert [c["seat"] for c in rec["auction"]] == check_record_dealer
+        check_record(rec, "partnership", "default", 9, 5, dealer=d)
 
 
 def test_empty_range_and_bad_arguments() -> None:
@@ -844,3 +852,71 @@ def test_policy_set_validation() -> None:
         PolicySet.from_options(params=["bid.margin=lots"])
     with pytest.raises(ValueError):
         PolicySet.from_options(play="random", params=["play.smear=1"])  # random has none
+
+
+# --------------------------------------------------------------------------- auction kernel
+
+
+def expected_call(limit: int, bid: int, P: Preset, jump: int) -> int | None:
+    """The call the bid policy documents (pinochle_sim.auction): open at the minimum if the
+    limit allows; later raise by the largest step when the limit exceeds the bid by at least
+    that step plus ``jump``, else by the smallest step while within the limit; else pass."""
+    small, large = min(P.steps), max(P.steps)
+    if bid == 0:
+        return P.min_bid if limit >= P.min_bid else None
+    if limit >= bid + large + jump and limit >= bid + large:
+        return bid + large
+    if limit >= bid + small:
+        return bid + small
+    return None
+
+
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_auction_kernel_against_oracle(rules: str) -> None:
+    P = PRESETS[rules]
+    unit = P.total // 25
+    rng = np.random.default_rng(PRESET_NAMES.index(rules))
+    calls = np.zeros(2 * MAX_CALLS, dtype=np.int64)
+    n_stuck = n_dealer_opens = 0
+    for jump in (0, 6 * unit, 1000 * unit):
+        inputs = engine_inputs(rules, PolicySet.from_options(params=[f"bid.jump={jump}"]))
+        for _ in range(3000):
+            dealer = int(rng.integers(0, 4))
+            limits = rng.integers(P.min_bid - 5 * unit, P.min_bid + 60 * unit, 4)
+            limits[rng.random(4) < 0.3] = 0  # some seats never bid
+            limits = limits.astype(np.int64)
+            bidder, bid, stuck, n = _auction(dealer, 4, limits, inputs.ra, inputs.pp, calls)
+            pairs = calls[: 2 * n].reshape(-1, 2)
+            bids = [None if b < 0 else int(b) for b in pairs[:, 1]]
+            assert (bidder, bid, stuck) == ref_auction(bids, dealer, P.min_bid, P.steps)
+            assert pairs[:, 0].tolist() == expected_call_seats(bids, dealer)
+            current = 0
+            for seat, b in zip(pairs[:, 0], bids, strict=True):
+                assert b == expected_call(int(limits[seat]), current, P, jump)
+                current = b if b is not None else current
+            if stuck:
+                n_stuck += 1
+                assert bidder == dealer and bid == P.min_bid
+            else:
+                assert bid <= limits[bidder]
+            if bids[:3] == [None] * 3 and bids[3:] == [P.min_bid]:
+                n_dealer_opens += 1
+    assert n_stuck > 50 and n_dealer_opens > 20
+
+
+def test_auction_record_is_complete_with_extreme_bid_parameters() -> None:
+    """RULES.md 4 and 10: every call of the auction is recorded. A large but valid ``bid.margin``
+    makes all four seats raise past ``MAX_CALLS`` calls; the record must still be a complete,
+    legal auction (ref_auction raises on an incomplete one)."""
+    pol = PolicySet.from_options(params=["bid.margin=5000"])
+    rec = hand_record(1, 0, policies=pol)
+    bids = [c["bid"] for c in rec["auction"]]
+    try:
+        winner, bid, stuck = ref_auction(bids, rec["dealer"], 250, (10, 20))
+    except ValueError as e:
+        pytest.fail(
+            f"recorded auction is not a complete legal auction ({e}); "
+            f"{len(bids)} calls recorded, the last {bids[-4:]}, "
+            f"bidder {rec['bidder']} at {rec['bid']}"
+        )
+    assert (rec["bidder"], rec["bid"], rec["stuck"]) == (winner, bid, stuck)

@@ -71,9 +71,12 @@ def _bidder_returns(
             best, best_key = -1, 1 << 60
             for f in range(24):
                 if (pool >> f) & 1:
-                    loss = base - _meld(remove_card(hand, f), trump, ma)
                     s = f // 6
-                    key = loss * 4096 + (s == trump) * 2048 + suit_len(hand, s) * 64 + (5 - f % 6)
+                    r = f % 6
+                    # A side-suit 9 or 10 is in no meld (dix and runs are trump only).
+                    free = s != trump and (r == 0 or r == 4)
+                    loss = 0 if free else base - _meld(remove_card(hand, f), trump, ma)
+                    key = loss * 4096 + (s == trump) * 2048 + suit_len(hand, s) * 64 + (5 - r)
                     if key < best_key:
                         best, best_key = f, key
             f = best

@@ -17,6 +17,7 @@ Unknown keys and bad values raise :class:`RulesError` naming the key.
 from __future__ import annotations
 
 import dataclasses
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ _TUPLE_KEYS = {"bid_steps", "trick_points", "around", "eight"}
 
 
 def _coerce(key: str, value: Any) -> Any:
-    if key in _TUPLE_KEYS:
+    if key.removeprefix("meld.") in _TUPLE_KEYS:
         if not isinstance(value, list):
             raise RulesError(f"{key}: must be a list of integers, got {value!r}")
         return tuple(value)
@@ -46,7 +47,7 @@ def _meld_from(data: dict[str, Any], start: MeldTable) -> MeldTable:
     for key in data:
         if key not in known:
             raise RulesError(f"meld.{key}: unknown key (known: {', '.join(sorted(known))})")
-    changes = {k: _coerce(k, v) for k, v in data.items()}
+    changes = {k: _coerce(f"meld.{k}", v) for k, v in data.items()}
     try:
         return dataclasses.replace(start, **changes)
     except TypeError as e:  # pragma: no cover - unknown keys are caught above
@@ -106,9 +107,8 @@ def _toml_value(v: Any) -> str:
         return "true" if v else "false"
     if isinstance(v, int):
         return str(v)
-    if isinstance(v, str):
-        escaped = v.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"'
+    if isinstance(v, str):  # JSON string escapes are valid TOML basic-string escapes
+        return json.dumps(v, ensure_ascii=False)
     if isinstance(v, tuple | list):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     raise TypeError(f"cannot write {v!r} as TOML")
