@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test lint bench experiments clean clean-cache
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,14 @@ lint: $(STAMP)
 
 bench: $(STAMP)  ## hands per second per stage
 	$(BIN)/pinochle-sim bench
+
+STUDIES := meld_by_trump_length go_set pass_value partner_meld meld_distribution bid_vs_meld \
+           bidding_side_tricks auction_summary
+experiments: $(STAMP)  ## regenerate every study in results/ from one 1e6-hand run
+	@for s in $(STUDIES) full_report; do $(BIN)/python experiments/$$s.py || exit 1; done
+
+clean-cache:  ## drop numba's compiled-code cache (after editing a kernel's dependencies)
+	find pinochle_sim -name '*.nbi' -delete -o -name '*.nbc' -delete
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -17,8 +17,9 @@ from .policies.slots import EST_JUMP, PP_BID_PARAMS
 from .rules.arrays import RA_MIN_BID, RA_NSTEPS, RA_STEPS
 
 MAX_CALLS = 160
-"""Calls recorded per hand; a policy that would call more is made to pass (never reached in
-practice: raising by the smallest step from 250 to 1800 takes 156 calls)."""
+"""Calls recorded per hand. After ``MAX_CALLS - players`` calls every seat passes (and its pass is
+recorded), so the record is always a complete, legal auction. Ordinary play never gets near it
+(raising by the smallest step from 250 to 1,800 takes 156 calls)."""
 PASS = -1
 
 
@@ -53,12 +54,11 @@ def _auction(
                 call = bid + small
             else:
                 call = PASS
-            if n >= MAX_CALLS:
+            if n >= MAX_CALLS - players:  # keep room to record everyone's final pass
                 call = PASS
-            else:
-                calls[2 * n] = seat
-                calls[2 * n + 1] = call
-                n += 1
+            calls[2 * n] = seat
+            calls[2 * n + 1] = call
+            n += 1
             if call == PASS:
                 active &= ~(1 << seat)
                 if active == 0:  # the dealer passed too: stuck at the minimum

@@ -536,6 +536,55 @@ def bench(hands_text: str, no_end_to_end: bool) -> None:
             click.echo(f"end-to-end run --hands 1e6, {label:<18} {secs:8.2f} s")
 
 
+@main.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Report folder [default: RUN_DIR/report].",
+)
+@click.option(
+    "--format",
+    "formats",
+    default="png,svg",
+    show_default=True,
+    help="Chart formats, comma-separated (png, svg, pdf).",
+)
+@click.option(
+    "--only",
+    multiple=True,
+    metavar="NAME",
+    help="Only these studies (repeatable); see the list below.",
+)
+@_user_errors
+def report(run_dir: str, out: str | None, formats: str, only: tuple[str, ...]) -> None:
+    """Write every chart, every table as CSV and a publishable report.md for a run folder.
+
+    Studies: meld_by_trump_length, meld_distribution, partner_meld, pass_value, bid_vs_meld,
+    go_set, bidding_side_tricks, auction_summary.
+
+    \b
+    Examples:
+      pinochle-sim report results/runs/partnership-seed0-1000000
+      pinochle-sim report r/j7 --out blog/ --format png --only go_set --only pass_value
+    """
+    import os
+
+    from .reports import write_report
+
+    fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
+    target = out or os.path.join(run_dir, "report")
+    md = write_report(
+        run_dir,
+        target,
+        fmts,
+        list(only) or None,
+        progress=lambda name: click.echo(f"  {name}", err=True),
+    )
+    click.echo(f"report written: {md}  (open it in any Markdown viewer)")
+
+
 def run_cli() -> None:  # pragma: no cover - console entry point
     main(prog_name="pinochle-sim")
 

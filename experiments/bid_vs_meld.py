@@ -1,0 +1,9 @@
+"""Study: bid vs meld. Writes results/bid_vs_meld/ from the default 1,000,000-hand run.
+
+Run alone with `python experiments/bid_vs_meld.py` (or all studies with `make experiments`).
+"""
+
+from _common import write_study
+
+if __name__ == "__main__":
+    write_study("bid_vs_meld")

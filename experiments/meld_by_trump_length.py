@@ -1,0 +1,9 @@
+"""Study: meld by trump length. Writes results/meld_by_trump_length/ from the default 1,000,000-hand run.
+
+Run alone with `python experiments/meld_by_trump_length.py` (or all studies with `make experiments`).
+"""
+
+from _common import write_study
+
+if __name__ == "__main__":
+    write_study("meld_by_trump_length")

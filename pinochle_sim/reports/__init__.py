@@ -1,0 +1,20 @@
+"""Reports: one pandas function per question (:mod:`.questions`), one chart per question
+(:mod:`.charts`, house style in :mod:`.style`), and a publishable report (:mod:`.report`)."""
+
+from .questions import (
+    QUESTIONS,
+    auction_summary,
+    bid_vs_meld,
+    bidding_side_tricks,
+    go_set,
+    meld_by_trump_length,
+    meld_distribution,
+    partner_meld,
+    pass_value,
+)  # fmt: skip
+from .report import STUDIES, write_report
+
+__all__ = [
+    "QUESTIONS", "STUDIES", "auction_summary", "bid_vs_meld", "bidding_side_tricks", "go_set",
+    "meld_by_trump_length", "meld_distribution", "partner_meld", "pass_value", "write_report",
+]  # fmt: skip

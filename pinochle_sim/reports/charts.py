@@ -1,0 +1,273 @@
+"""One chart per question, in the house style (:mod:`.style`). Each function takes the table its
+question returned plus the run's provenance and returns a matplotlib ``Figure``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, PercentFormatter
+
+from .style import PALETTE, new_figure, styled, subtitle_from
+
+MIN_N = 200
+"""Groups with fewer observations are left off the charts (they stay in the CSV tables)."""
+
+
+def _band(
+    ax: Any, x: Any, df: pd.DataFrame, color: str, label: str, y: str = "mean", marker: str = "o"
+) -> None:
+    ax.fill_between(x, df["ci_lo"], df["ci_hi"], color=color, alpha=0.25, linewidth=0)
+    ax.plot(x, df[y], marker=marker, color=color, label=label, linewidth=2.5, markersize=7)
+
+
+def _count_note(ax: Any, text: str) -> None:
+    """A small note on sample sizes in the figure's bottom-right corner, clear of the data."""
+    ax.figure.text(0.995, 0.005, text, ha="right", va="bottom", fontsize=12, color="#555555")
+
+
+@styled
+def meld_by_trump_length(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """Mean meld (95% CI band) and the 10th-90th percentile range by trump length."""
+    fig, (ax,) = new_figure("Expected meld by trump length", subtitle_from(meta))
+    for i, (group, df) in enumerate(t[t["n"] >= MIN_N].groupby("suits", sort=False)):
+        x = df["trump_length"] + (i - 0.5) * 0.12
+        ax.fill_between(
+            x,
+            df["p10"],
+            df["p90"],
+            color=PALETTE[i],
+            alpha=0.10,
+            linewidth=0,
+            label=f"{group}: 10th-90th percentile",
+        )
+        _band(ax, x, df, PALETTE[i], f"{group} trump: mean (95% CI)")
+    ax.set_xlabel("cards of the trump suit in the dealt hand")
+    ax.set_ylabel("meld points (dealt hand, that suit trump)")
+    shown = t.loc[t["n"] >= MIN_N, "trump_length"]
+    ax.set_xticks(range(int(shown.min()), int(shown.max()) + 1))
+    ax.legend(loc="upper left")
+    _count_note(
+        ax, f"{int(t['n'].sum()):,} seat-suit observations; lengths with n < {MIN_N} left off"
+    )
+    return fig
+
+
+@styled
+def meld_distribution(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """Tail probability P(meld >= x) on a log scale, one seat and one team, before/after passing."""
+    fig, axes = new_figure("How often is meld at least x?", subtitle_from(meta), ncols=2)
+    panels = [("seat", "bidder"), ("team", "bidding team")]
+    for ax, whos in zip(axes, panels, strict=True):
+        c = 0
+        for who in whos:
+            for stage, style in (("pre-pass", "--"), ("post-pass", "-")):
+                df = t[(t["who"] == who) & (t["stage"] == stage) & (t["k"] >= 20)]
+                ax.fill_between(
+                    df["x"], df["ci_lo"], df["ci_hi"], color=PALETTE[c], alpha=0.25, linewidth=0
+                )
+                mean = df["mean"].iloc[0] if len(df) else float("nan")
+                ax.plot(
+                    df["x"],
+                    df["p"],
+                    style,
+                    color=PALETTE[c],
+                    linewidth=2.5,
+                    label=f"{who}, {stage} (mean {mean:.0f})",
+                )
+                c += 1
+        ax.set_yscale("log")
+        ax.set_xlabel("meld points x")
+        ax.set_ylabel("P(meld ≥ x)")
+        ax.set_title("one player" if whos[0] == "seat" else "one partnership")
+        ax.legend(loc="lower left")
+    _count_note(axes[1], "shaded: 95% Wilson intervals; points with < 20 hands left off")
+    return fig
+
+
+@styled
+def partner_meld(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """Partner's meld by own meld and by own trump length; what the partner plus pass add."""
+    fig, axes = new_figure("What to expect from your partner", subtitle_from(meta), ncols=2)
+    ax = axes[0]
+    for i, (given, label) in enumerate(
+        (
+            ("own meld", "partner's dealt meld, same trump"),
+            ("bidder meld (auction)", "actual bidders: partner meld + pass gain"),
+        )
+    ):
+        df = t[(t["given"] == given) & (t["n"] >= MIN_N)].sort_values("order")
+        _band(ax, df["order"], df, PALETTE[i], label)
+        ax.set_xticks(df["order"], df["level"], rotation=30)
+    ax.set_xlabel("your own meld with that trump (dealt hand)")
+    ax.set_ylabel("meld points")
+    ax.legend(loc="upper left")
+    ax = axes[1]
+    df = t[(t["given"] == "own trump length") & (t["n"] >= MIN_N)].sort_values("order")
+    _band(ax, df["order"], df, PALETTE[2], "partner's dealt meld, same trump")
+    ax.set_xlabel("your own length in the trump suit")
+    ax.set_ylabel("partner's meld points")
+    ax.set_xticks(df["order"])
+    ax.legend(loc="upper right")
+    _count_note(ax, f"shaded: 95% CI of the mean; groups with n < {MIN_N} left off")
+    return fig
+
+
+@styled
+def pass_value(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """The bidder's and the bidding team's meld gained through the pass, by team trump count."""
+    fig, (ax,) = new_figure("The value of the pass", subtitle_from(meta))
+    overall = t[t["team_trumps"] == "all"].set_index("measure")
+    by = t[(t["team_trumps"] != "all") & (t["n"] >= MIN_N)].copy()
+    by["x"] = by["team_trumps"].astype(int)
+    for i, m in enumerate(("bidder gain", "team gain", "bidder meld before", "bidder meld after")):
+        df = by[by["measure"] == m]
+        mean = overall.loc[m, "mean"]
+        _band(
+            ax,
+            df["x"],
+            df,
+            PALETTE[i],
+            f"{m} (overall {mean:.1f})",
+            marker="o" if "gain" in m else "s",
+        )
+    ax.axhline(0, color="#333333", linewidth=1)
+    ax.set_xlabel("trumps held by the bidding partnership (unchanged by the pass)")
+    ax.set_ylabel("meld points")
+    ax.set_xticks(sorted(by["x"].unique()))
+    ax.legend(loc="upper left")
+    _count_note(ax, f"{int(overall['n'].iloc[0]):,} hands; shaded: 95% CI of the mean")
+    return fig
+
+
+@styled
+def bid_vs_meld(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """Mean bidding-team meld after the pass for each winning bid."""
+    fig, (ax,) = new_figure("Winning bid against the bidding side's meld", subtitle_from(meta))
+    df = t[t["n"] >= MIN_N]
+    _band(ax, df["bid"], df, PALETTE[0], "mean meld of the bidding side after the pass (95% CI)")
+    total = 250 if df["bid"].max() > 100 else 25
+    ax.plot(
+        df["bid"],
+        df["bid"] - total / 2,
+        "--",
+        color=PALETTE[3],
+        linewidth=2,
+        label=f"meld needed if the side takes half the trick points (bid - {total / 2:g})",
+    )
+    ax.plot(
+        df["bid"],
+        df["bid"] - total,
+        ":",
+        color=PALETTE[1],
+        linewidth=2.5,
+        label=f"meld needed even taking every trick point (bid - {total})",
+    )
+    ax.set_xlabel("winning bid")
+    ax.set_ylabel("meld points")
+    ax.legend(loc="upper left")
+    _count_note(ax, f"{int(t['n'].sum()):,} hands; bids with n < {MIN_N} left off")
+    return fig
+
+
+@styled
+def go_set(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """P(going set) by winning bid and by the points the bidding side still needs from tricks."""
+    overall = t[t["by"] == "all"].iloc[0]
+    fig, axes = new_figure(
+        f"How often does the bidder go set? (overall {overall['p']:.1%}, "
+        f"conceded {overall['concede_p']:.1%})",
+        subtitle_from(meta),
+        ncols=2,
+    )
+    for ax, by, xlabel in (
+        (axes[0], "bid", "winning bid"),
+        (axes[1], "needed from tricks", "points needed from tricks (bid - bidding side's meld)"),
+    ):
+        df = t[(t["by"] == by) & (t["n"] >= MIN_N)].sort_values("order")
+        x = df["level"].astype(int) if by == "bid" else df["x"]
+        _band(ax, x, df, PALETTE[3], "P(set), 95% Wilson interval", y="p")
+        ax.set_ylim(0, 1)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("probability of going set")
+        ax.legend(loc="upper left")
+    _count_note(axes[1], f"{int(overall['n']):,} hands; groups with n < {MIN_N} left off")
+    return fig
+
+
+@styled
+def bidding_side_tricks(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """Mean trick points of the bidding side by its trumps and by its aces."""
+    fig, axes = new_figure("Trick points of the bidding side", subtitle_from(meta), ncols=2)
+    for ax, by, xlabel, color in (
+        (axes[0], "team trumps", "trumps held by the partnership", 0),
+        (axes[1], "team aces", "aces held by the partnership", 2),
+    ):
+        df = t[(t["by"] == by) & (t["n"] >= MIN_N)]
+        _band(ax, df["level"], df, PALETTE[color], "mean trick points (95% CI)")
+        ax.axhline(125, color="#777777", linestyle="--", linewidth=1.5, label="half of 250")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("trick points (incl. last trick)")
+        ax.set_xticks(df["level"])
+        ax.legend(loc="upper left")
+    _count_note(axes[1], f"hands played out; groups with n < {MIN_N} left off")
+    return fig
+
+
+@styled
+def auction_summary(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """Distribution of winning bids, and who wins the auction relative to the dealer."""
+    stuck = t[t["what"] == "stuck"].iloc[0]
+    fig, axes = new_figure(
+        f"The auction: winning bids and bidders (dealer stuck in {stuck['p']:.2%} of hands)",
+        subtitle_from(meta),
+        ncols=2,
+    )
+    bids = t[t["what"] == "winning bid"]
+    bids = bids[bids["k"] >= 20]
+    x = bids["level"].astype(int).to_numpy()
+    step = np.diff(x).min() if len(x) > 1 else 10
+    axes[0].bar(x, bids["p"], width=0.8 * step, color=PALETTE[0])
+    axes[0].errorbar(
+        x,
+        bids["p"],
+        yerr=[bids["p"] - bids["ci_lo"], bids["ci_hi"] - bids["p"]],
+        fmt="none",
+        ecolor="#333333",
+        capsize=2,
+    )
+    axes[0].set_yscale("log")
+    axes[0].yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.2%}".rstrip("0")))
+    axes[0].set_xlabel("winning bid")
+    axes[0].set_ylabel("share of hands (log scale)")
+    pos = t[t["what"] == "bidder position"]
+    axes[1].bar(range(4), pos["p"], color=PALETTE[1])
+    axes[1].errorbar(
+        range(4),
+        pos["p"],
+        yerr=[pos["p"] - pos["ci_lo"], pos["ci_hi"] - pos["p"]],
+        fmt="none",
+        ecolor="#333333",
+        capsize=4,
+    )
+    axes[1].set_xticks(range(4), [s.replace(" (", "\n(") for s in pos["level"]])
+    axes[1].yaxis.set_major_formatter(PercentFormatter(1.0))
+    axes[1].set_ylabel("share of auctions won")
+    axes[1].set_xlabel("bidder's seat relative to the dealer")
+    _count_note(axes[1], f"{int(stuck['n']):,} hands; error bars: 95% Wilson intervals")
+    return fig
+
+
+CHARTS = {
+    "meld_by_trump_length": meld_by_trump_length,
+    "meld_distribution": meld_distribution,
+    "partner_meld": partner_meld,
+    "pass_value": pass_value,
+    "bid_vs_meld": bid_vs_meld,
+    "go_set": go_set,
+    "bidding_side_tricks": bidding_side_tricks,
+    "auction_summary": auction_summary,
+}

@@ -1,0 +1,37 @@
+"""Reading a run for reports: only the columns a question needs, from a folder or a DataFrame."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeAlias
+
+import pandas as pd
+import pyarrow.dataset as ds
+
+from ..dataset import read_provenance
+
+Data: TypeAlias = "str | Path | pd.DataFrame"
+
+
+def columns(data: Data, names: list[str]) -> pd.DataFrame:
+    """The named columns of a run folder / part file, or of a DataFrame (checked present)."""
+    if isinstance(data, pd.DataFrame):
+        missing = [c for c in names if c not in data.columns]
+        if missing:
+            raise ValueError(f"the data has no column(s) {', '.join(missing)}")
+        return data[names]
+    path = Path(data)
+    if not path.exists():
+        raise ValueError(f"no such run folder or file: {str(path)!r}")
+    dataset = ds.dataset(path, format="parquet")
+    missing = [c for c in names if c not in dataset.schema.names]
+    if missing:
+        raise ValueError(f"{str(path)!r} has no column(s) {', '.join(missing)}")
+    return dataset.to_table(columns=names).to_pandas()
+
+
+def provenance_of(data: Data) -> dict[str, Any]:
+    """Provenance of a run (empty for a DataFrame without it)."""
+    if isinstance(data, pd.DataFrame):
+        return dict(data.attrs.get("pinochle_sim", {}))
+    return read_provenance(data)

@@ -1,0 +1,403 @@
+"""The questions players ask, one function each: a run in, a tidy DataFrame out.
+
+Every function takes a run folder (or a DataFrame with the needed columns), reads only the
+columns it needs, and returns estimates with sample sizes and 95% confidence intervals: Wilson
+intervals for proportions, mean +- 1.96 standard errors for means. Seats are 0..3, team 0 is
+seats 0 and 2; the bidder's partner is seat ``bidder + 2``. Passing moves cards only between the
+bidder and partner, so the bidding team's trump count and aces are the same before and after it.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+
+from .load import Data, columns
+from .stats import grouped_moments, grouped_quantiles, wilson
+
+SUITS = "shdc"
+SUIT_GROUP = np.array([0, 1, 0, 1])  # S, D hold the pinochle cards (QS, JD); H, C do not
+SUIT_GROUP_NAMES = ("spades/diamonds", "hearts/clubs")
+
+
+def _means(
+    keys: np.ndarray, values: np.ndarray, n_groups: int, index: pd.DataFrame
+) -> pd.DataFrame:
+    m = grouped_moments(keys, values, n_groups)
+    out = index.copy()
+    for k in ("n", "mean", "sd", "se", "ci_lo", "ci_hi"):
+        out[k] = m[k]
+    return out[out["n"] > 0].reset_index(drop=True)
+
+
+def _props(keys: np.ndarray, hits: np.ndarray, n_groups: int, index: pd.DataFrame) -> pd.DataFrame:
+    keys = np.asarray(keys, dtype=np.int64)
+    n = np.bincount(keys, minlength=n_groups)
+    k = np.bincount(keys, weights=np.asarray(hits, dtype=float), minlength=n_groups)
+    lo, hi = wilson(k, n)
+    out = index.copy()
+    out["n"] = n
+    out["k"] = k.astype(np.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["p"] = k / n
+    out["ci_lo"] = lo
+    out["ci_hi"] = hi
+    return out[out["n"] > 0].reset_index(drop=True)
+
+
+def _bidder_view(d: pd.DataFrame, prefix: str) -> np.ndarray:
+    """Per hand, the bidder's value of the per-seat column family ``{prefix}{seat}``."""
+    stack = np.stack([d[f"{prefix}{p}"].to_numpy() for p in range(4)])
+    return stack[d["bidder"].to_numpy().astype(np.int64), np.arange(len(d))]
+
+
+def _seat_trump(d: pd.DataFrame, family: str, seat: np.ndarray) -> np.ndarray:
+    """Per hand, ``{family}_{seat}_{trump}`` for the given seat per hand and the named trump."""
+    stack = np.stack([d[f"{family}_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
+    return stack[seat * 4 + d["trump"].to_numpy().astype(np.int64), np.arange(len(d))]
+
+
+# --------------------------------------------------------------------------- meld
+
+
+def meld_by_trump_length(data: Data) -> pd.DataFrame:
+    """A seat's meld from its dealt hand for a trump suit, by its length in that suit.
+
+    Every seat and every suit of every hand is one observation (16 per hand). Rows per suit group
+    (spades/diamonds vs hearts/clubs: QS and JD make pinochles, so S and D trumps differ) and
+    length: n, mean with CI, median, p10, p90.
+    """
+    names = [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(4) for s in SUITS]
+    d = columns(data, names)
+    meld = np.concatenate([d[f"meld_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
+    length = np.concatenate([d[f"len_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
+    group = np.repeat(np.tile(SUIT_GROUP, 4), len(d))
+    keys = group.astype(np.int64) * 13 + length
+    index = pd.DataFrame(
+        {"suits": np.repeat(SUIT_GROUP_NAMES, 13), "trump_length": np.tile(np.arange(13), 2)}
+    )
+    out = _means(keys, meld, 26, index.assign(_k=np.arange(26)))
+    q = grouped_quantiles(keys, meld, 26)
+    out["p10"], out["median"], out["p90"] = (q[out["_k"], j] for j in range(3))
+    return out.drop(columns="_k")
+
+
+TAIL_GRID = np.arange(0, 1001, 10)
+
+
+def meld_distribution(data: Data, grid: np.ndarray = TAIL_GRID) -> pd.DataFrame:
+    """Tail probabilities P(meld >= x) with Wilson CIs, for one seat and for one team, before
+    the pass (dealt hands, in the named trump) and after it.
+
+    ``who``: ``seat`` (all four seats pooled), ``team`` (both teams pooled), ``bidder``,
+    ``bidding team``; ``stage``: ``pre-pass`` / ``post-pass``.
+    """
+    names = ["bidder", "trump"] + [f"meld_{p}" for p in range(4)]
+    names += [f"meld_{p}_{s}" for p in range(4) for s in SUITS]
+    d = columns(data, names)
+    n = len(d)
+    trump = d["trump"].to_numpy().astype(np.int64)
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    post = np.stack([d[f"meld_{p}"].to_numpy().astype(np.int64) for p in range(4)])
+    pre_all = np.stack([d[f"meld_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
+    pre = np.stack([pre_all[p * 4 + trump, np.arange(n)] for p in range(4)]).astype(np.int64)
+    series = {
+        ("seat", "pre-pass"): pre.ravel(),
+        ("seat", "post-pass"): post.ravel(),
+        ("team", "pre-pass"): np.concatenate([pre[0] + pre[2], pre[1] + pre[3]]),
+        ("team", "post-pass"): np.concatenate([post[0] + post[2], post[1] + post[3]]),
+        ("bidder", "pre-pass"): pre[bidder, np.arange(n)],
+        ("bidder", "post-pass"): post[bidder, np.arange(n)],
+        ("bidding team", "pre-pass"): pre[bidder, np.arange(n)]
+        + pre[(bidder + 2) % 4, np.arange(n)],
+        ("bidding team", "post-pass"): post[bidder, np.arange(n)]
+        + post[(bidder + 2) % 4, np.arange(n)],
+    }
+    rows = []
+    for (who, stage), v in series.items():
+        counts = np.bincount(v, minlength=int(grid.max()) + 2)
+        ge = counts[::-1].cumsum()[::-1]  # ge[x] = #(v >= x)
+        k = np.array([ge[x] if x < len(ge) else 0 for x in grid])
+        lo, hi = wilson(k, len(v))
+        rows.append(
+            pd.DataFrame(
+                {
+                    "who": who,
+                    "stage": stage,
+                    "x": grid,
+                    "n": len(v),
+                    "k": k,
+                    "p": k / len(v),
+                    "ci_lo": lo,
+                    "ci_hi": hi,
+                    "mean": v.mean(),
+                }
+            )
+        )
+    return pd.concat(rows, ignore_index=True)
+
+
+MELD_BUCKETS = np.array([0, 20, 40, 60, 80, 100, 150, 200, 250, 300, 400])
+
+
+def _bucket(v: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    return np.clip(np.searchsorted(edges, v, side="right") - 1, 0, len(edges) - 1)
+
+
+def _bucket_labels(edges: np.ndarray) -> list[str]:
+    return [f"{a}-{b - 1}" for a, b in itertools.pairwise(edges)] + [f"{edges[-1]}+"]
+
+
+def partner_meld(data: Data) -> pd.DataFrame:
+    """What a player can expect from the partner: partner's meld (dealt hand, same trump) by own
+    meld and, separately, by own trump length — over every seat and trump of every hand — and,
+    for actual bidders, the meld the partner and the pass add to the bidder's own dealt meld.
+
+    ``given``: ``own meld`` / ``own trump length`` / ``bidder meld (auction)``; ``level`` the
+    bucket; ``mean`` the partner's meld (or the bidding team's post-pass meld minus the bidder's
+    dealt meld for the auction rows).
+    """
+    names = ["bidder", "trump"] + [f"meld_{p}" for p in range(4)]
+    names += [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(4) for s in SUITS]
+    d = columns(data, names)
+    n = len(d)
+    own = np.concatenate([d[f"meld_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
+    mate = np.concatenate(
+        [d[f"meld_{(p + 2) % 4}_{s}"].to_numpy() for p in range(4) for s in SUITS]
+    )
+    length = np.concatenate([d[f"len_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
+    labels = _bucket_labels(MELD_BUCKETS)
+    nb = len(MELD_BUCKETS)
+    a = _means(
+        _bucket(own, MELD_BUCKETS),
+        mate,
+        nb,
+        pd.DataFrame({"given": "own meld", "level": labels, "order": np.arange(nb)}),
+    )
+    b = _means(
+        length,
+        mate,
+        13,
+        pd.DataFrame(
+            {
+                "given": "own trump length",
+                "level": [str(i) for i in range(13)],
+                "order": np.arange(13),
+            }
+        ),
+    )
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    pre_b = _seat_trump(d, "meld", bidder)
+    team_post = (
+        _bidder_view(d, "meld_")
+        + np.stack([d[f"meld_{p}"].to_numpy() for p in range(4)])[(bidder + 2) % 4, np.arange(n)]
+    )
+    c = _means(
+        _bucket(pre_b, MELD_BUCKETS),
+        team_post.astype(float) - pre_b,
+        nb,
+        pd.DataFrame({"given": "bidder meld (auction)", "level": labels, "order": np.arange(nb)}),
+    )
+    return pd.concat([a, b, c], ignore_index=True)
+
+
+def pass_value(data: Data) -> pd.DataFrame:
+    """The pass: the bidder's meld before (dealt hand, named trump) and after, the gain, and the
+    bidding team's gain, by the bidding team's trump count (unchanged by the pass) and overall."""
+    names = ["bidder", "trump"] + [f"meld_{p}" for p in range(4)]
+    names += [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(4) for s in SUITS]
+    d = columns(data, names)
+    n = len(d)
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    partner = (bidder + 2) % 4
+    post = np.stack([d[f"meld_{p}"].to_numpy() for p in range(4)]).astype(float)
+    pre_b = _seat_trump(d, "meld", bidder).astype(float)
+    pre_p = _seat_trump(d, "meld", partner).astype(float)
+    post_b = post[bidder, np.arange(n)]
+    post_p = post[partner, np.arange(n)]
+    team_len = _seat_trump(d, "len", bidder) + _seat_trump(d, "len", partner)
+    measures = {
+        "bidder meld before": pre_b,
+        "bidder meld after": post_b,
+        "bidder gain": post_b - pre_b,
+        "team gain": (post_b + post_p) - (pre_b + pre_p),
+    }
+    rows = []
+    keys = np.minimum(team_len, 12).astype(np.int64)
+    for name, v in measures.items():
+        idx = pd.DataFrame({"measure": name, "team_trumps": [str(i) for i in range(13)]})
+        rows.append(_means(keys, v, 13, idx))
+        rows.append(
+            _means(
+                np.zeros(n, dtype=np.int64),
+                v,
+                1,
+                pd.DataFrame({"measure": [name], "team_trumps": ["all"]}),
+            )
+        )
+    return pd.concat(rows, ignore_index=True)
+
+
+# --------------------------------------------------------------------------- bidding and play
+
+
+def bid_vs_meld(data: Data) -> pd.DataFrame:
+    """The winning bid against the bidding team's meld after the pass: mean meld per bid."""
+    d = columns(data, ["bidder", "bid", "stuck", "team_meld_0", "team_meld_1"])
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    meld = np.where(bidder % 2 == 0, d["team_meld_0"], d["team_meld_1"]).astype(float)
+    bid = d["bid"].to_numpy().astype(np.int64)
+    bids = np.unique(bid)
+    keys = np.searchsorted(bids, bid)
+    out = _means(keys, meld, len(bids), pd.DataFrame({"bid": bids}))
+    out["stuck_share"] = (
+        np.bincount(keys, weights=d["stuck"].to_numpy().astype(float), minlength=len(bids))[
+            out.index
+        ]
+        / out["n"]
+    )
+    out["mean_needed_from_tricks"] = out["bid"] - out["mean"]
+    return out
+
+
+NEEDED_EDGES = np.arange(-100, 301, 20)
+
+
+def go_set(data: Data) -> pd.DataFrame:
+    """P(set) by winning bid, by points needed from tricks (bid - bidding team meld, in steps of
+    20) and by the bidder's trump length after the pass; plus the concede rate.
+
+    ``by`` names the breakdown; ``p`` is P(set) (conceded hands count as set), ``concede_p`` the
+    concede rate in the same group.
+    """
+    cols = ["bidder", "bid", "trump", "made", "conceded", "team_meld_0", "team_meld_1"]
+    cols += [f"len_{p}_{s}" for p in range(4) for s in SUITS]
+    d = columns(data, cols)
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    set_ = ~d["made"].to_numpy().astype(bool)
+    conc = d["conceded"].to_numpy().astype(bool)
+    meld = np.where(bidder % 2 == 0, d["team_meld_0"], d["team_meld_1"]).astype(np.int64)
+    bid = d["bid"].to_numpy().astype(np.int64)
+    team_len = _seat_trump(d, "len", bidder) + _seat_trump(d, "len", (bidder + 2) % 4)
+    parts = []
+    bids = np.unique(bid)
+    kb = np.searchsorted(bids, bid)
+    parts.append(("bid", [str(b) for b in bids], kb, len(bids)))
+    kn = _bucket(bid - meld, NEEDED_EDGES)
+    labels = [f"{a}..{b - 1}" for a, b in itertools.pairwise(NEEDED_EDGES)]
+    parts.append(
+        (
+            "needed from tricks",
+            [f"<{NEEDED_EDGES[1]}", *labels[1:], f"{NEEDED_EDGES[-1]}+"],
+            kn,
+            len(NEEDED_EDGES),
+        )
+    )
+    parts.append(("team trumps", [str(i) for i in range(13)], np.minimum(team_len, 12), 13))
+    parts.append(("all", ["all"], np.zeros(len(d), dtype=np.int64), 1))
+    rows = []
+    for by, labels_, keys, ng in parts:
+        idx = pd.DataFrame({"by": by, "level": labels_, "order": np.arange(ng)})
+        t = _props(keys, set_, ng, idx.assign(_k=np.arange(ng)))
+        cn = np.bincount(keys, weights=conc.astype(float), minlength=ng)
+        t["concede_p"] = cn[t["_k"]] / t["n"]
+        if by == "needed from tricks":  # bucket centre, for plotting on a numeric axis
+            t["x"] = NEEDED_EDGES[t["_k"]] + (NEEDED_EDGES[1] - NEEDED_EDGES[0]) / 2
+        rows.append(t.drop(columns="_k"))
+    return pd.concat(rows, ignore_index=True)
+
+
+def bidding_side_tricks(data: Data) -> pd.DataFrame:
+    """Trick points of the bidding side (hands played out) by its trump count and by its aces."""
+    cols = ["bidder", "trump", "conceded", "team_tricks_0", "team_tricks_1"]
+    cols += [f"aces_{p}" for p in range(4)] + [f"len_{p}_{s}" for p in range(4) for s in SUITS]
+    d = columns(data, cols)
+    played = ~d["conceded"].to_numpy().astype(bool)
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    n = len(d)
+    tricks = np.where(bidder % 2 == 0, d["team_tricks_0"], d["team_tricks_1"]).astype(float)
+    aces = np.stack([d[f"aces_{p}"].to_numpy() for p in range(4)]).astype(np.int64)
+    team_aces = aces[bidder, np.arange(n)] + aces[(bidder + 2) % 4, np.arange(n)]
+    team_len = _seat_trump(d, "len", bidder) + _seat_trump(d, "len", (bidder + 2) % 4)
+    a = _means(
+        np.minimum(team_len, 12)[played],
+        tricks[played],
+        13,
+        pd.DataFrame({"by": "team trumps", "level": np.arange(13)}),
+    )
+    b = _means(
+        team_aces[played],
+        tricks[played],
+        9,
+        pd.DataFrame({"by": "team aces", "level": np.arange(9)}),
+    )
+    return pd.concat([a, b], ignore_index=True)
+
+
+POSITION_NAMES = ("dealer", "left of dealer (first)", "opposite dealer", "right of dealer")
+
+
+def auction_summary(data: Data) -> pd.DataFrame:
+    """Stuck rate, the distribution of winning bids, and the bidder's seat relative to the dealer
+    (``what`` = ``stuck`` / ``winning bid`` / ``bidder position``), shares with Wilson CIs."""
+    d = columns(data, ["dealer", "bidder", "bid", "stuck"])
+    n = len(d)
+    rows = []
+    stuck = d["stuck"].to_numpy().astype(bool)
+    rows.append(
+        _props(
+            np.zeros(n, dtype=np.int64),
+            stuck,
+            1,
+            pd.DataFrame({"what": ["stuck"], "level": ["all hands"]}),
+        )
+    )
+    bid = d["bid"].to_numpy().astype(np.int64)
+    bids = np.unique(bid)
+    kb = np.searchsorted(bids, bid)
+    counts = np.bincount(kb, minlength=len(bids))
+    lo, hi = wilson(counts, n)
+    rows.append(
+        pd.DataFrame(
+            {
+                "what": "winning bid",
+                "level": [str(b) for b in bids],
+                "n": n,
+                "k": counts,
+                "p": counts / n,
+                "ci_lo": lo,
+                "ci_hi": hi,
+            }
+        )
+    )
+    pos = (d["bidder"].to_numpy().astype(np.int64) - d["dealer"].to_numpy()) % 4
+    counts = np.bincount(pos, minlength=4)
+    lo, hi = wilson(counts, n)
+    rows.append(
+        pd.DataFrame(
+            {
+                "what": "bidder position",
+                "level": list(POSITION_NAMES),
+                "n": n,
+                "k": counts,
+                "p": counts / n,
+                "ci_lo": lo,
+                "ci_hi": hi,
+            }
+        )
+    )
+    return pd.concat(rows, ignore_index=True)
+
+
+QUESTIONS = {
+    "meld_by_trump_length": meld_by_trump_length,
+    "meld_distribution": meld_distribution,
+    "partner_meld": partner_meld,
+    "pass_value": pass_value,
+    "bid_vs_meld": bid_vs_meld,
+    "go_set": go_set,
+    "bidding_side_tricks": bidding_side_tricks,
+    "auction_summary": auction_summary,
+}

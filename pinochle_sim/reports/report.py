@@ -1,0 +1,237 @@
+"""A publishable report of a run: every chart (PNG/SVG), every table (CSV) and ``report.md``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from . import charts, questions
+from .load import Data, provenance_of
+from .style import save
+
+
+def _row(t: pd.DataFrame, **where: Any) -> pd.Series:
+    m = pd.Series(True, index=t.index)
+    for k, v in where.items():
+        m &= t[k] == v
+    return t[m].iloc[0]
+
+
+def _ci(r: pd.Series, fmt: str = ".1f") -> str:
+    return f"{r['mean']:{fmt}} (95% CI {r['ci_lo']:{fmt}}-{r['ci_hi']:{fmt}}, n = {int(r['n']):,})"
+
+
+def _pct(r: pd.Series) -> str:
+    return f"{r['p']:.1%} (95% CI {r['ci_lo']:.1%}-{r['ci_hi']:.1%}, n = {int(r['n']):,})"
+
+
+def _text_meld_by_length(t: pd.DataFrame) -> str:
+    sd = _row(t, suits="spades/diamonds", trump_length=6)
+    hc = _row(t, suits="hearts/clubs", trump_length=6)
+    return (
+        "Each line is a seat's average meld from the dealt hand if a suit were trump, against how "
+        "many cards of that suit the seat holds; the pale band is the middle 80% of hands, the "
+        "dark band the 95% confidence interval of the mean. With six trumps a seat melds "
+        f"{_ci(sd)} in spades or diamonds and {_ci(hc)} in hearts or clubs: the pinochle cards "
+        "(QS, JD) make the first two suits worth more once they are trump."
+    )
+
+
+def _text_meld_distribution(t: pd.DataFrame) -> str:
+    pre = _row(t, who="bidding team", stage="pre-pass", x=250)
+    post = _row(t, who="bidding team", stage="post-pass", x=250)
+    return (
+        "Read a curve at x to get the chance that meld is at least x (log scale, so rare big "
+        "melds stay visible); dashed lines are dealt hands, solid lines after the pass. The "
+        f"bidding partnership holds at least 250 meld in {_pct(pre)} of hands as dealt and "
+        f"{_pct(post)} after passing."
+    )
+
+
+def _text_partner(t: pd.DataFrame) -> str:
+    zero = t[(t["given"] == "own meld")].sort_values("order").iloc[0]
+    bid = t[(t["given"] == "bidder meld (auction)")].sort_values("order")
+    mid = bid.iloc[min(4, len(bid) - 1)]
+    return (
+        "The blue and green lines show the partner's meld in the same trump as yours, by your own "
+        "meld and by your trump length: the partner's expectation falls slightly as your hand "
+        f"improves (you hold the cards they would need), from {_ci(zero)} when you have under 20. "
+        "The orange line is what actual bidders got from partner and pass together: with "
+        f"{mid['level']} of their own it was {_ci(mid)} points."
+    )
+
+
+def _text_pass(t: pd.DataFrame) -> str:
+    bg = _row(t, measure="bidder gain", team_trumps="all")
+    tg = _row(t, measure="team gain", team_trumps="all")
+    return (
+        "Lines compare the bidder's meld before and after the pass and the gain for the bidder "
+        "and for the partnership, by how many trumps the partnership holds. On average the pass "
+        f"adds {_ci(bg)} to the bidder's meld and {_ci(tg)} to the partnership's."
+    )
+
+
+def _text_bid_vs_meld(t: pd.DataFrame) -> str:
+    r = t.iloc[(t["n"]).to_numpy().argmax()]
+    return (
+        "For each winning bid, the line is the bidding side's average meld after the pass; the "
+        "dashed line is the meld needed if the side takes half of the trick points, the dotted "
+        f"one the meld needed even if it takes them all. The most common winning bid, {r['bid']}, "
+        f"came with {_ci(r)} meld."
+    )
+
+
+def _text_go_set(t: pd.DataFrame) -> str:
+    a = _row(t, by="all", level="all")
+    bucket = t[(t["by"] == "needed from tricks") & (t["p"] >= 0.5)].sort_values("order")
+    tip = (
+        f" Once the side needs {bucket.iloc[0]['level']} points from tricks it goes set more "
+        "often than not."
+        if len(bucket)
+        else ""
+    )
+    return (
+        "Left: the chance of going set (conceded hands count as set) for each winning bid; "
+        "right: the same against the points the bidding side still needs from tricks after "
+        f"meld, which is what really decides it. Overall the bidder went set in {_pct(a)} of "
+        f"hands and conceded in {a['concede_p']:.1%}.{tip}"
+    )
+
+
+def _text_tricks(t: pd.DataFrame) -> str:
+    six = t[(t["by"] == "team trumps") & (t["level"] == 6)]
+    extra = (
+        f" With six trumps between them the partners took {_ci(six.iloc[0])}." if len(six) else ""
+    )
+    return (
+        "Average trick points (including the last trick) of the bidding partnership in hands "
+        "played out, by the trumps and by the aces the partners hold (both unchanged by the "
+        f"pass); the dashed line is half of the 250 available.{extra}"
+    )
+
+
+def _text_auction(t: pd.DataFrame) -> str:
+    s = _row(t, what="stuck")
+    bids = t[t["what"] == "winning bid"]
+    top = bids.iloc[bids["p"].to_numpy().argmax()]
+    return (
+        "Left: how often each winning bid occurs (log scale); right: who wins the auction, "
+        f"counted from the dealer. The dealer was stuck in {_pct(s)} of hands and the most "
+        f"common winning bid was {top['level']} ({top['p']:.1%} of hands)."
+    )
+
+
+@dataclass(frozen=True)
+class Study:
+    title: str
+    question: Callable[[Data], pd.DataFrame]
+    chart: Callable[[pd.DataFrame, dict[str, Any]], Any]
+    text: Callable[[pd.DataFrame], str]
+
+
+STUDIES: dict[str, Study] = {
+    "meld_by_trump_length": Study(
+        "Expected meld by trump length",
+        questions.meld_by_trump_length,
+        charts.meld_by_trump_length,
+        _text_meld_by_length,
+    ),
+    "meld_distribution": Study(
+        "How much meld: tail probabilities",
+        questions.meld_distribution,
+        charts.meld_distribution,
+        _text_meld_distribution,
+    ),
+    "partner_meld": Study(
+        "What to expect from your partner",
+        questions.partner_meld,
+        charts.partner_meld,
+        _text_partner,
+    ),
+    "pass_value": Study(
+        "The value of the pass", questions.pass_value, charts.pass_value, _text_pass
+    ),
+    "bid_vs_meld": Study(
+        "Winning bid against meld", questions.bid_vs_meld, charts.bid_vs_meld, _text_bid_vs_meld
+    ),
+    "go_set": Study("Go-set probability", questions.go_set, charts.go_set, _text_go_set),
+    "bidding_side_tricks": Study(
+        "Trick points of the bidding side",
+        questions.bidding_side_tricks,
+        charts.bidding_side_tricks,
+        _text_tricks,
+    ),
+    "auction_summary": Study(
+        "The auction", questions.auction_summary, charts.auction_summary, _text_auction
+    ),
+}
+
+
+def write_report(
+    data: Data,
+    out: str | Path,
+    formats: tuple[str, ...] = ("png", "svg"),
+    only: list[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Path:
+    """Write charts, CSV tables and ``report.md`` for a run into ``out``; returns report.md."""
+    names = list(only or STUDIES)
+    unknown = [n for n in names if n not in STUDIES]
+    if unknown:
+        raise ValueError(f"unknown study {unknown[0]!r}: choose from {', '.join(STUDIES)}")
+    bad = [f for f in formats if f not in ("png", "svg", "pdf")]
+    if bad or not formats:
+        raise ValueError(f"unknown chart format {bad[0] if bad else ''!r}: use png, svg or pdf")
+    meta = provenance_of(data)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    sections = []
+    for name in names:
+        study = STUDIES[name]
+        if progress:
+            progress(name)
+        table = study.question(data)
+        table.to_csv(out / f"{name}.csv", index=False)
+        fig = study.chart(table, meta)
+        save(fig, str(out / name), formats)
+        image = f"{name}.{formats[0]}" if "png" not in formats else f"{name}.png"
+        sections.append(
+            f"## {study.title}\n\n![{study.title}]({image})\n\n{study.text(table)}\n\n"
+            f"Data: [`{name}.csv`]({name}.csv)\n"
+        )
+    md = out / "report.md"
+    tmp = out / f".report.md.tmp-{os.getpid()}"
+    tmp.write_text(_header(meta, data) + "\n".join(sections), encoding="utf-8")
+    os.replace(tmp, md)
+    return md
+
+
+def _header(meta: dict[str, Any], data: Data) -> str:
+    if not meta:
+        return "# pinochle-sim report\n\n"
+    pol = "; ".join(
+        f"{k}: {v['name']}"
+        + (
+            " (" + ", ".join(f"{p}={x}" for p, x in v["params"].items()) + ")"
+            if v["params"]
+            else ""
+        )
+        for k, v in meta["policies"].items()
+    )
+    hands = meta.get("run_hands", "?")
+    return (
+        f"# What {hands:,} simulated Pinochle hands say\n\n"
+        f"*Rules* `{meta['rules']}` · *seed* {meta['seed']} · *hands* {hands:,} · "
+        f"*pinochle-sim* {meta['package_version']} (engine {meta['engine_version']}) · "
+        f"*created* {meta['created']}\n\n"
+        f"*Policies* {pol}\n\n"
+        "Every number comes with a 95% confidence interval (Wilson for proportions, ±1.96 "
+        "standard errors for means); every chart states its sample. Regenerate with "
+        f"`pinochle-sim run --hands {hands} --seed {meta['seed']} --rules {meta['rules']}` and "
+        "`pinochle-sim report <run folder>`.\n\n"
+    )

@@ -1,0 +1,267 @@
+"""Reports: each question against a hand-computed answer, interval coverage, charts, the CLI,
+and the statistical sanity of real simulated output."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from pinochle_sim.cli import main
+from pinochle_sim.engine import COLUMNS
+from pinochle_sim.reports import QUESTIONS, STUDIES, questions, write_report
+from pinochle_sim.reports.charts import CHARTS
+from pinochle_sim.reports.stats import grouped_moments, grouped_quantiles, wilson
+from pinochle_sim.simulate import play_hands, run
+
+
+def synthetic(rows: list[dict]) -> pd.DataFrame:
+    """A tiny run: every engine column 0 unless given."""
+    df = pd.DataFrame(0, index=range(len(rows)), columns=list(COLUMNS), dtype=np.int64)
+    for i, r in enumerate(rows):
+        for k, v in r.items():
+            df.loc[i, k] = v
+    return df
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def test_wilson_known_values():
+    lo, hi = wilson(50, 100)
+    assert (round(float(lo), 4), round(float(hi), 4)) == (0.4038, 0.5962)
+    lo, hi = wilson(0, 10)  # p = 0: lower bound 0, upper z^2/(n+z^2)
+    z2 = 1.959963984540054**2
+    assert float(lo) == 0 and math.isclose(float(hi), z2 / (10 + z2))
+    lo, hi = wilson(0, 0)
+    assert np.isnan(lo) and np.isnan(hi)
+
+
+def test_wilson_coverage_near_95_percent():
+    rng = np.random.default_rng(1)
+    for p, n in ((0.5, 50), (0.1, 200), (0.02, 1000), (0.75, 30)):
+        k = rng.binomial(n, p, size=20_000)
+        lo, hi = wilson(k, n)
+        cover = np.mean((lo <= p) & (p <= hi))
+        assert 0.93 <= cover <= 0.975, (p, n, cover)
+
+
+def test_mean_interval_coverage():
+    rng = np.random.default_rng(2)
+    groups = 4000
+    keys = np.repeat(np.arange(groups), 60)
+    values = rng.exponential(40.0, size=keys.size)  # skewed, like meld
+    m = grouped_moments(keys, values, groups)
+    cover = np.mean((m["ci_lo"] <= 40.0) & (m["ci_hi"] >= 40.0))
+    assert 0.92 <= cover <= 0.97
+    assert np.all(m["n"] == 60)
+
+
+def test_grouped_quantiles_match_numpy_inverted_cdf():
+    rng = np.random.default_rng(3)
+    keys = rng.integers(0, 5, size=5000)
+    values = rng.integers(0, 300, size=5000)
+    q = grouped_quantiles(keys, values, 6)
+    for g in range(5):
+        v = values[keys == g]
+        expect = np.quantile(v, (0.1, 0.5, 0.9), method="inverted_cdf")
+        assert np.array_equal(q[g], expect)
+    assert np.isnan(q[5]).all()
+
+
+# --------------------------------------------------------------------------- hand-computed answers
+
+
+def test_meld_by_trump_length_hand_computed():
+    # Two hands. Every seat-suit pair is one observation.
+    rows = [{"meld_0_s": 40, "len_0_s": 3, "meld_1_h": 100, "len_1_h": 5, "meld_2_d": 60,
+             "len_2_d": 3},
+            {"meld_0_s": 20, "len_0_s": 3, "len_3_c": 5, "meld_3_c": 10}]  # fmt: skip
+    # every other seat-suit pair has length 0 and meld 0
+    t = questions.meld_by_trump_length(synthetic(rows))
+    sd3 = t[(t["suits"] == "spades/diamonds") & (t["trump_length"] == 3)].iloc[0]
+    assert sd3["n"] == 3 and sd3["mean"] == pytest.approx(40.0)  # 40, 60, 20
+    assert sd3["median"] == 40 and sd3["p10"] == 20 and sd3["p90"] == 60
+    assert sd3["se"] == pytest.approx(20 / math.sqrt(3))
+    hc5 = t[(t["suits"] == "hearts/clubs") & (t["trump_length"] == 5)].iloc[0]
+    assert hc5["n"] == 2 and hc5["mean"] == pytest.approx(55.0)  # 100 (H), 10 (C)
+    zero = t[t["trump_length"] == 0]
+    assert int(zero["n"].sum()) == 2 * 16 - 5  # all other observations have length 0
+
+
+def test_pass_value_and_partner_hand_computed():
+    # Bidder seat 1, trump H (1). Seat 1 melds 60 dealt, 120 after; partner seat 3: 40 -> 20.
+    rows = [{"bidder": 1, "trump": 1, "meld_1_h": 60, "meld_1": 120, "meld_3_h": 40,
+             "meld_3": 20, "len_1_h": 5, "len_3_h": 2},
+            {"bidder": 0, "trump": 0, "meld_0_s": 100, "meld_0": 100, "meld_2_s": 0,
+             "meld_2": 30, "len_0_s": 6, "len_2_s": 1}]  # fmt: skip
+    t = questions.pass_value(synthetic(rows))
+    allrow = t[t["team_trumps"] == "all"].set_index("measure")
+    assert allrow.loc["bidder gain", "mean"] == pytest.approx((60 + 0) / 2)
+    assert allrow.loc["team gain", "mean"] == pytest.approx(((140 - 100) + (130 - 100)) / 2)
+    seven = t[(t["team_trumps"] == "7") & (t["measure"] == "team gain")].iloc[0]
+    assert seven["n"] == 2 and seven["mean"] == pytest.approx(35.0)
+    p = questions.partner_meld(synthetic(rows))
+    auction = p[p["given"] == "bidder meld (auction)"].set_index("level")
+    assert auction.loc["60-79", "mean"] == pytest.approx(140 - 60)  # team after - own dealt
+    assert auction.loc["100-149", "mean"] == pytest.approx(130 - 100)
+
+
+def test_go_set_and_auction_hand_computed():
+    rows = [
+        {"bidder": 0, "dealer": 3, "bid": 250, "made": 1, "team_meld_0": 200, "len_0_s": 6},
+        {"bidder": 1, "dealer": 3, "bid": 250, "made": 0, "team_meld_1": 50, "len_1_s": 3},
+        {"bidder": 3, "dealer": 3, "bid": 250, "stuck": 1, "made": 0, "conceded": 1,
+         "team_meld_1": 0},
+        {"bidder": 2, "dealer": 3, "bid": 300, "made": 1, "team_meld_0": 260},
+    ]  # fmt: skip
+    t = questions.go_set(synthetic(rows))
+    b250 = t[(t["by"] == "bid") & (t["level"] == "250")].iloc[0]
+    assert (b250["n"], b250["k"]) == (3, 2) and b250["concede_p"] == pytest.approx(1 / 3)
+    lo, hi = wilson(2, 3)
+    assert b250["ci_lo"] == pytest.approx(float(lo)) and b250["ci_hi"] == pytest.approx(float(hi))
+    allr = t[t["by"] == "all"].iloc[0]
+    assert allr["p"] == pytest.approx(0.5)
+    need = t[t["by"] == "needed from tricks"].set_index("level")
+    assert need.loc["40..59", "n"] == 2  # 250-200 = 50 and 300-260 = 40
+    a = questions.auction_summary(synthetic(rows))
+    assert a[a["what"] == "stuck"].iloc[0]["p"] == pytest.approx(0.25)
+    pos = a[a["what"] == "bidder position"].set_index("level")["k"]
+    # (bidder - dealer) % 4: 1, 2, 0, 3
+    assert pos.tolist() == [1, 1, 1, 1]
+    bids = a[a["what"] == "winning bid"].set_index("level")["p"]
+    assert bids["250"] == pytest.approx(0.75) and bids["300"] == pytest.approx(0.25)
+
+
+def test_bid_vs_meld_and_tricks_hand_computed():
+    rows = [
+        {"bidder": 0, "bid": 300, "team_meld_0": 100, "team_tricks_0": 200, "aces_0": 2,
+         "aces_2": 1, "trump": 2, "len_0_d": 4, "len_2_d": 3},
+        {"bidder": 3, "bid": 300, "team_meld_1": 140, "team_tricks_1": 150, "aces_3": 3,
+         "trump": 2, "len_3_d": 7},
+        {"bidder": 1, "bid": 350, "team_meld_1": 300, "conceded": 1},
+    ]  # fmt: skip
+    t = questions.bid_vs_meld(synthetic(rows)).set_index("bid")
+    assert t.loc[300, "mean"] == pytest.approx(120) and t.loc[300, "n"] == 2
+    assert t.loc[350, "mean_needed_from_tricks"] == pytest.approx(50)
+    tr = questions.bidding_side_tricks(synthetic(rows))
+    assert tr["n"].sum() == 4  # the conceded hand is left out (2 hands x 2 breakdowns)
+    seven = tr[(tr["by"] == "team trumps") & (tr["level"] == 7)]
+    assert seven["mean"].tolist() == [175.0]  # both played hands have 7 team trumps
+    aces = tr[tr["by"] == "team aces"].set_index("level")["mean"]
+    assert aces[3] == pytest.approx(175.0)
+
+
+def test_meld_distribution_hand_computed():
+    rows = [{"bidder": 0, "trump": 0, "meld_0_s": 100, "meld_0": 150, "meld_2": 30},
+            {"bidder": 1, "trump": 1, "meld_1_h": 20, "meld_1": 20}]  # fmt: skip
+    t = questions.meld_distribution(synthetic(rows))
+    seat_post = t[(t["who"] == "seat") & (t["stage"] == "post-pass")].set_index("x")
+    assert seat_post.loc[0, "n"] == 8 and seat_post.loc[20, "k"] == 3  # 150, 30, 20
+    assert seat_post.loc[40, "k"] == 1
+    team = t[(t["who"] == "bidding team") & (t["stage"] == "post-pass")].set_index("x")
+    assert team.loc[180, "k"] == 1 and team.loc[190, "k"] == 0  # 150 + 30
+    pre = t[(t["who"] == "bidder") & (t["stage"] == "pre-pass")].set_index("x")
+    assert pre.loc[100, "k"] == 1 and pre.loc[20, "k"] == 2
+
+
+def test_questions_read_only_needed_columns(tmp_path):
+    out = tmp_path / "r"
+    run(2000, seed=2, out=str(out))
+    for name, f in QUESTIONS.items():
+        t = f(out)
+        assert len(t) and {"n"} <= set(t.columns), name
+    with pytest.raises(ValueError, match="no column"):
+        questions.go_set(pd.DataFrame({"bid": [250]}))
+
+
+# --------------------------------------------------------------------------- real output
+
+
+@pytest.fixture(scope="module")
+def real() -> pd.DataFrame:
+    return pd.DataFrame(play_hands(seed=99, count=40_000))
+
+
+def test_expected_suit_length_is_three(real):
+    lengths = np.concatenate([real[f"len_{p}_{s}"] for p in range(4) for s in "shdc"])
+    m = grouped_moments(np.zeros(lengths.size, dtype=int), lengths, 1)
+    assert m["ci_lo"][0] - 0.01 <= 3.0 <= m["ci_hi"][0] + 0.01
+    t = questions.meld_by_trump_length(real)
+    assert int(t["n"].sum()) == 16 * len(real)
+    mean_len = (t["trump_length"] * t["n"]).sum() / t["n"].sum()
+    assert mean_len == pytest.approx(3.0, abs=1e-12)  # exact: 12 cards per seat over 4 suits
+
+
+def test_report_means_agree_with_columns(real):
+    t = questions.meld_by_trump_length(real)
+    overall = (t["mean"] * t["n"]).sum() / t["n"].sum()
+    direct = np.mean([real[f"meld_{p}_{s}"].mean() for p in range(4) for s in "shdc"])
+    assert overall == pytest.approx(direct)
+    d = questions.meld_distribution(real)
+    seat_post = d[(d["who"] == "seat") & (d["stage"] == "post-pass")].iloc[0]
+    assert seat_post["mean"] == pytest.approx(np.mean([real[f"meld_{p}"].mean() for p in range(4)]))
+    g = questions.go_set(real)
+    assert g[g["by"] == "all"].iloc[0]["p"] == pytest.approx(1 - real["made"].mean())
+    a = questions.auction_summary(real)
+    pos = a[a["what"] == "bidder position"]
+    assert pos["k"].sum() == len(real)
+
+
+# --------------------------------------------------------------------------- charts and CLI
+
+
+@pytest.mark.parametrize("name", list(CHARTS))
+def test_chart_renders_png_and_svg(name, real, tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from pinochle_sim.reports.style import save
+
+    table = QUESTIONS[name](real)
+    meta = {"rules": "partnership", "seed": 99, "run_hands": len(real), "package_version": "x",
+            "policies": {"bid": {"name": "estimate", "params": {}}}}  # fmt: skip
+    fig = CHARTS[name](table, meta)
+    assert fig.get_size_inches().tolist() == [16, 9] and fig.dpi == 100
+    assert fig._suptitle is not None and fig._suptitle.get_text().strip()
+    for ax in fig.axes:
+        assert ax.get_xlabel() and ax.get_ylabel()
+    paths = save(fig, str(tmp_path / name))
+    from PIL import Image
+
+    with Image.open(paths[0]) as im:
+        assert im.size == (1600, 900)
+    assert (tmp_path / f"{name}.svg").read_text().startswith("<?xml")
+
+
+def test_report_cli_on_small_run(tmp_path):
+    out = tmp_path / "run"
+    run(3000, seed=5, out=str(out))
+    r = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.output
+    rep = tmp_path / "rep"
+    md = (rep / "report.md").read_text()
+    assert "3,000" in md and "seed* 5" in md
+    for name in STUDIES:
+        assert (rep / f"{name}.png").exists() and (rep / f"{name}.svg").exists()
+        assert (rep / f"{name}.csv").exists()
+        assert "![" in md and f"({name}.png)" in md
+    only = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "o"),
+                                     "--only", "go_set", "--format", "png"])  # fmt: skip
+    assert only.exit_code == 0 and sorted(p.name for p in (tmp_path / "o").iterdir()) == [
+        "go_set.csv",
+        "go_set.png",
+        "report.md",
+    ]
+    bad = CliRunner().invoke(main, ["report", str(out), "--only", "nope"])
+    assert bad.exit_code != 0 and "unknown study" in bad.output
+    missing = CliRunner().invoke(main, ["report", str(tmp_path / "none")])
+    assert missing.exit_code != 0 and "Traceback" not in missing.output
+
+
+def test_write_report_rejects_bad_format(tmp_path):
+    with pytest.raises(ValueError, match="chart format"):
+        write_report(pd.DataFrame(), tmp_path, ("gif",))
