@@ -1,6 +1,7 @@
-"""Study: auction summary. Writes results/auction_summary/ from the default 1,000,000-hand run.
+"""Study: auction summary.
 
-Run alone with `python experiments/auction_summary.py` (or all studies with `make experiments`).
+Writes results/auction_summary/ (chart, CSV table, README) from the default 1,000,000-hand run.
+Run alone with `python experiments/auction_summary.py`, or every study with `make experiments`.
 """
 
 from _common import write_study

@@ -1,6 +1,7 @@
-"""Study: bid vs meld. Writes results/bid_vs_meld/ from the default 1,000,000-hand run.
+"""Study: bid vs meld.
 
-Run alone with `python experiments/bid_vs_meld.py` (or all studies with `make experiments`).
+Writes results/bid_vs_meld/ (chart, CSV table, README) from the default 1,000,000-hand run.
+Run alone with `python experiments/bid_vs_meld.py`, or every study with `make experiments`.
 """
 
 from _common import write_study

@@ -1,6 +1,7 @@
-"""Study: bidding side tricks. Writes results/bidding_side_tricks/ from the default 1,000,000-hand run.
+"""Study: bidding side tricks.
 
-Run alone with `python experiments/bidding_side_tricks.py` (or all studies with `make experiments`).
+Writes results/bidding_side_tricks/ (chart, CSV table, README) from the default 1,000,000-hand run.
+Run alone with `python experiments/bidding_side_tricks.py`, or every study with `make experiments`.
 """
 
 from _common import write_study

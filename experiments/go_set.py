@@ -1,6 +1,7 @@
-"""Study: go set. Writes results/go_set/ from the default 1,000,000-hand run.
+"""Study: go set.
 
-Run alone with `python experiments/go_set.py` (or all studies with `make experiments`).
+Writes results/go_set/ (chart, CSV table, README) from the default 1,000,000-hand run.
+Run alone with `python experiments/go_set.py`, or every study with `make experiments`.
 """
 
 from _common import write_study

@@ -1,6 +1,7 @@
-"""Study: meld by trump length. Writes results/meld_by_trump_length/ from the default 1,000,000-hand run.
+"""Study: meld by trump length.
 
-Run alone with `python experiments/meld_by_trump_length.py` (or all studies with `make experiments`).
+Writes results/meld_by_trump_length/ (chart, CSV table, README) from the default 1,000,000-hand run.
+Run alone with `python experiments/meld_by_trump_length.py`, or every study with `make experiments`.
 """
 
 from _common import write_study
