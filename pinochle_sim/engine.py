@@ -83,7 +83,8 @@ T_TRICKS = T_NTRICKS + 1  # per trick TRICK_WIDTH values:
 TRICK_WIDTH = 8  # leader, 4 faces in play order, winner, points (incl. last-trick bonus), spare
 TRACE_SIZE = T_TRICKS + 16 * TRICK_WIDTH
 
-SCRATCH_SIZE = 48 + 4 + 16 + 4 + 4 + 2 * MAX_CALLS  # deck, hands, melds, limits, trumps, calls
+SCRATCH_SIZE = 48 + 4 + 16 + 4 + 4 + 2 * MAX_CALLS
+"""deck, hands, melds, limits, trumps, calls."""
 
 
 @jit
@@ -115,8 +116,8 @@ def _play_tricks(
         winner_seat = -1
         pts = 0
         counters = 0
+        seat = leader
         for k in range(players):
-            seat = (leader + k) % players
             legal = legal_mask(hands[seat] & 0xFFFFFF, led, winner, trump, follow, must_trump, head)
             f = _choose_play(
                 hands[seat],
@@ -147,6 +148,7 @@ def _play_tricks(
                 winner_seat = seat
             if tracing:
                 trace[T_TRICKS + t * TRICK_WIDTH + 1 + k] = f
+            seat = seat + 1 if seat + 1 < players else 0
         if t == n_tricks - 1:
             pts += ra[RA_LAST]
         side = winner_seat % 2
