@@ -4,7 +4,8 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test lint bench experiments clean clean-cache
+
+.PHONY: install demo test quicktest lint bench experiments clean clean-cache
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,13 +15,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)  ## create .venv and install the package with dev tools
 
-demo: $(STAMP)  ## install, then run the main job on an example
-	$(BIN)/pinochle-sim meld "AH 10H KH QH JH KH QH 9H 9H QS JD" --trump all
-	$(BIN)/pinochle-sim show --seed 1 --hand 0:2
+demo: $(STAMP)  ## install, simulate 1e6 hands, write the report
+	$(BIN)/pinochle-sim run --hands 1e6 --seed 0 --out results/runs/demo --overwrite
+	$(BIN)/pinochle-sim report results/runs/demo
+	@echo "Open results/runs/demo-report/report.md (charts beside it)."
 
-test: $(STAMP)  ## install, lint and run the test suite
+test: $(STAMP)  ## install, lint and run the whole test suite (what CI runs)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
+
+quicktest: $(STAMP)  ## the suite without the long oracle comparisons
+	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -542,7 +542,7 @@ def bench(hands_text: str, no_end_to_end: bool) -> None:
     "--out",
     type=click.Path(file_okay=False),
     default=None,
-    help="Report folder [default: RUN_DIR/report].",
+    help="Report folder [default: RUN_DIR-report, beside the run].",
 )
 @click.option(
     "--format",
@@ -574,7 +574,9 @@ def report(run_dir: str, out: str | None, formats: str, only: tuple[str, ...]) -
     from .reports import write_report
 
     fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
-    target = out or os.path.join(run_dir, "report")
+    # Beside the run, not inside it: Parquet readers scan the whole run folder.
+    run_path = os.path.normpath(run_dir)
+    target = out or f"{run_path}-report"
     md = write_report(
         run_dir,
         target,

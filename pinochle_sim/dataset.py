@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from . import __version__
@@ -229,6 +230,14 @@ def read_provenance(path: str | Path) -> dict[str, Any]:
     if META_KEY not in meta:
         raise RunFolderError(f"{str(p)!r} carries no pinochle-sim provenance")
     return json.loads(meta[META_KEY])
+
+
+def open_dataset(path: Path) -> ds.Dataset:
+    """A run's part files as one Arrow dataset (other files in the folder are ignored)."""
+    parts = sorted(path.glob("part-*.parquet")) if path.is_dir() else [path]
+    if not parts:
+        raise ValueError(f"{str(path)!r} holds no part files: not a run folder")
+    return ds.dataset([str(p) for p in parts], format="parquet")
 
 
 def read_manifest(path: str | Path) -> dict[str, Any]:

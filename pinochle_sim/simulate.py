@@ -237,7 +237,9 @@ def run(
 
 
 def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSummary:
-    import pyarrow.dataset as ds
+    from pathlib import Path
+
+    from .dataset import open_dataset
 
     cols = [
         "bidder",
@@ -252,7 +254,7 @@ def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSumm
         "meld_2",
         "meld_3",
     ]
-    t = ds.dataset(path, format="parquet").to_table(columns=cols)
+    t = open_dataset(Path(path)).to_table(columns=cols)
     d = {c: t.column(c).to_numpy() for c in cols}
     bt = d["bidder"].astype(np.int64) % 2
     bid_meld = np.where(bt == 0, d["team_meld_0"], d["team_meld_1"])

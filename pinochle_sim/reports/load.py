@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 import pandas as pd
-import pyarrow.dataset as ds
 
-from ..dataset import read_provenance
+from ..dataset import open_dataset, read_provenance
 
 Data: TypeAlias = "str | Path | pd.DataFrame"
 
@@ -23,7 +22,7 @@ def columns(data: Data, names: list[str]) -> pd.DataFrame:
     path = Path(data)
     if not path.exists():
         raise ValueError(f"no such run folder or file: {str(path)!r}")
-    dataset = ds.dataset(path, format="parquet")
+    dataset = open_dataset(path)
     missing = [c for c in names if c not in dataset.schema.names]
     if missing:
         raise ValueError(f"{str(path)!r} has no column(s) {', '.join(missing)}")
