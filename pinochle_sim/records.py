@@ -72,6 +72,19 @@ DOCS = {name: doc for name, _, doc in FIELDS}
 assert [name for name, _, _ in FIELDS] == list(COL), "records and engine columns disagree"
 
 
+_NO_DICTIONARY = {"hand", "passed_to_bidder", "passed_to_partner"} | {
+    f"dealt_{p}" for p in range(4)
+}
+PARQUET_OPTIONS = {
+    "compression": "zstd",
+    "compression_level": 3,
+    # Packed hands are nearly all distinct: a dictionary only costs space and time there.
+    "use_dictionary": [name for name, _, _ in FIELDS if name not in _NO_DICTIONARY],
+    "column_encoding": {"hand": "DELTA_BINARY_PACKED"},
+}
+"""How part files are written (measured: ~53 bytes per hand, ~1 s per million rows)."""
+
+
 def to_table(out: np.ndarray, metadata: dict[bytes, bytes] | None = None) -> pa.Table:
     """Engine output ``out[column, hand]`` (int64) to an Arrow table with compact dtypes."""
     arrays = []
