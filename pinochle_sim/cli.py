@@ -34,6 +34,9 @@ def _user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             return func(*args, **kwargs)
         except (ValueError, RulesError) as e:
             raise click.ClickException(str(e)) from None
+        except OSError as e:  # unwritable or impossible paths
+            where = f": {e.filename}" if e.filename else ""
+            raise click.ClickException(f"{e.strerror or e}{where}") from None
 
     return wrapper
 
@@ -227,8 +230,10 @@ def parse_hand_spec(specs: tuple[str, ...]) -> list[int]:
             raise click.BadParameter(
                 f"{spec!r} is not a hand index or a range A:B with A < B", param_hint="--hand"
             ) from None
-    if any(h < 0 for h in out):
-        raise click.BadParameter("hand indices must be >= 0", param_hint="--hand")
+    if any(not 0 <= h < 2**63 - 1 for h in out):
+        raise click.BadParameter(
+            "hand indices must be between 0 and 2**63 - 2", param_hint="--hand"
+        )
     if len(out) > 10_000:
         raise click.BadParameter("at most 10,000 hands can be shown at once", param_hint="--hand")
     return out

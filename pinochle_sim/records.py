@@ -93,7 +93,14 @@ def to_table(out: np.ndarray, metadata: dict[bytes, bytes] | None = None) -> pa.
         if pa.types.is_boolean(typ):
             arrays.append(pa.array(col != 0))
         else:
-            arrays.append(pa.array(col.astype(typ.to_pandas_dtype(), copy=False)))
+            dtype = np.dtype(typ.to_pandas_dtype())
+            info = np.iinfo(dtype)
+            if col.size and (col.min() < info.min or col.max() > info.max):
+                raise ValueError(
+                    f"column {FIELDS[i][0]!r} holds {int(col.min())}..{int(col.max())}, "
+                    f"which does not fit its {dtype} record type: use smaller point values"
+                )
+            arrays.append(pa.array(col.astype(dtype, copy=False)))
     schema = SCHEMA.with_metadata(metadata) if metadata else SCHEMA
     return pa.Table.from_arrays(arrays, schema=schema)
 

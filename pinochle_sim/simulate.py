@@ -54,8 +54,41 @@ def engine_inputs(
             f"rules {r.name!r}: the engine plays 4-player partnership auction games so far; "
             "two-hand and three-hand play is planned (see the issues)"
         )
+    not_played_here = {
+        "rounding": r.rounding != "none",
+        "stock_phase": r.stock_phase,
+        "turnup_dix": r.turnup_dix != 0,
+        "discards_count": r.discards_count,
+    }
+    unsupported = [key for key, value in not_played_here.items() if value]
+    if unsupported:
+        raise ValueError(f"rules {r.name!r}: the four-hand engine does not implement "
+                         f"{', '.join(unsupported)} (two-hand / three-hand rules)")  # fmt: skip
+    ma = meld_table_array(r)
+    _check_record_range(r, ma)
     p = policies or DEFAULT_POLICIES
-    return EngineInputs(r, p, rule_array(r), meld_table_array(r), p.to_array())
+    return EngineInputs(r, p, rule_array(r), ma, p.to_array())
+
+
+RECORD_MAX = 32767
+"""Bids, meld and scores are stored as int16."""
+
+
+def _check_record_range(r: Ruleset, ma: np.ndarray) -> None:
+    """Refuse rulesets whose bids, meld or scores could overflow the int16 record columns."""
+    from .auction import MAX_CALLS
+    from .meld import MA_AROUND, MA_PIN, MA_PLAIN
+
+    max_bid = r.min_bid + MAX_CALLS * max(r.bid_steps)
+    arounds = sum(int(ma[MA_AROUND + 3 * i : MA_AROUND + 3 * i + 3].max()) for i in range(4))
+    seat_meld = int(ma[:MA_PLAIN].max()) + 3 * int(ma[MA_PLAIN:MA_PIN].max())
+    seat_meld += int(ma[MA_PIN : MA_PIN + 3].max()) + arounds
+    worst = max(max_bid, 2 * seat_meld + r.total_trick_points)
+    if worst > RECORD_MAX:
+        raise ValueError(
+            f"rules {r.name!r}: bids or meld could reach {worst:,}, beyond the records' "
+            f"int16 range ({RECORD_MAX:,}); use smaller point values"
+        )
 
 
 def _check_range(seed: int, start: int, count: int) -> None:
@@ -63,6 +96,8 @@ def _check_range(seed: int, start: int, count: int) -> None:
         raise ValueError(f"seed must be between 0 and {MAX_SEED}, got {seed}")
     if start < 0 or count < 0:
         raise ValueError(f"hand range must be non-negative, got start={start} count={count}")
+    if start + count > MAX_SEED:
+        raise ValueError(f"hand indices must stay below 2**63 - 1, got start={start} count={count}")
 
 
 @contextlib.contextmanager

@@ -3,6 +3,7 @@ and the statistical sanity of real simulated output."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -38,6 +39,8 @@ def test_wilson_known_values():
     assert float(lo) == 0 and math.isclose(float(hi), z2 / (10 + z2))
     lo, hi = wilson(0, 0)
     assert np.isnan(lo) and np.isnan(hi)
+    lo, hi = wilson(np.array([0, 7, 2_000_000]), np.array([5, 7, 2_000_000]))
+    assert lo[0] == 0.0 and hi[1] == 1.0 and hi[2] == 1.0  # exact ends, no rounding dust
 
 
 def test_wilson_coverage_near_95_percent():
@@ -58,6 +61,25 @@ def test_mean_interval_coverage():
     cover = np.mean((m["ci_lo"] <= 40.0) & (m["ci_hi"] >= 40.0))
     assert 0.92 <= cover <= 0.97
     assert np.all(m["n"] == 60)
+
+
+def test_cluster_robust_interval_coverage():
+    # Each cluster (hand) gives 8 strongly correlated observations: the naive interval is too
+    # narrow, the clustered one covers the true mean about 95% of the time.
+    rng = np.random.default_rng(4)
+    reps, hands, per = 2000, 40, 8
+    shared = rng.normal(0, 10, size=(reps, hands, 1))
+    values = (shared + rng.normal(0, 2, size=(reps, hands, per))).reshape(reps, -1)
+    clusters = np.repeat(np.arange(hands), per)
+    cover_naive = cover_cluster = 0
+    for r in range(reps):
+        keys = np.zeros(hands * per, dtype=np.int64)
+        naive = grouped_moments(keys, values[r], 1)
+        clus = grouped_moments(keys, values[r], 1, clusters)
+        cover_naive += naive["ci_lo"][0] <= 0 <= naive["ci_hi"][0]
+        cover_cluster += clus["ci_lo"][0] <= 0 <= clus["ci_hi"][0]
+    assert cover_naive / reps < 0.7
+    assert 0.92 <= cover_cluster / reps <= 0.97
 
 
 def test_grouped_quantiles_match_numpy_inverted_cdf():
@@ -85,7 +107,9 @@ def test_meld_by_trump_length_hand_computed():
     sd3 = t[(t["suits"] == "spades/diamonds") & (t["trump_length"] == 3)].iloc[0]
     assert sd3["n"] == 3 and sd3["mean"] == pytest.approx(40.0)  # 40, 60, 20
     assert sd3["median"] == 40 and sd3["p10"] == 20 and sd3["p90"] == 60
-    assert sd3["se"] == pytest.approx(20 / math.sqrt(3))
+    # Standard error clustered by hand: residuals 0 + 20 (hand 0) and -20 (hand 1);
+    # var = (20^2 + 20^2) / 3^2 * C/(C-1) with C = 2 hands.
+    assert sd3["se"] == pytest.approx(math.sqrt(800 / 9 * 2))
     hc5 = t[(t["suits"] == "hearts/clubs") & (t["trump_length"] == 5)].iloc[0]
     assert hc5["n"] == 2 and hc5["mean"] == pytest.approx(55.0)  # 100 (H), 10 (C)
     zero = t[t["trump_length"] == 0]
@@ -265,3 +289,35 @@ def test_report_cli_on_small_run(tmp_path):
 def test_write_report_rejects_bad_format(tmp_path):
     with pytest.raises(ValueError, match="chart format"):
         write_report(pd.DataFrame(), tmp_path, ("gif",))
+
+
+def test_joedog_report_uses_its_own_scale(tmp_path):
+    out = tmp_path / "j"
+    run(3000, seed=3, rules="joedog", out=str(out))
+    g = questions.go_set(out)
+    need = g[g["by"] == "needed from tricks"]
+    edges = list(range(-10, 31, 2))  # -100..300 in steps of 20, divided by ten
+    inner = {f"{a}..{b - 1}" for a, b in itertools.pairwise(edges)}
+    labels = {f"<{edges[1]}", f"{edges[-1]}+"} | inner
+    assert need["level"].iloc[0] == "<-8" and set(need["level"]) <= labels
+    d = questions.meld_distribution(out)
+    assert d["x"].max() == 100 and (d["x"] == 25).any()
+    md = write_report(out, tmp_path / "rep", ("png",), ["bidding_side_tricks", "meld_distribution"])
+    text = md.read_text()
+    assert "half of the 25 available" in text and "at least 25 meld" in text
+
+
+def test_meld_only_run_reports_without_error(tmp_path):
+    from pinochle_sim.policies import PolicySet
+
+    out = tmp_path / "p"
+    run(2000, seed=4, out=str(out), policies=PolicySet.from_options(bid="pass"))
+    md = write_report(out, tmp_path / "rep", ("png",), ["auction_summary", "go_set"])
+    assert "stuck in 100.0%" in md.read_text()
+
+
+def test_tiny_run_gets_a_clear_error(tmp_path):
+    out = tmp_path / "t"
+    run(100, seed=4, out=str(out))
+    with pytest.raises(ValueError, match="at least 1,000"):
+        write_report(out, tmp_path / "rep")

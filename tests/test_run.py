@@ -266,3 +266,30 @@ def test_default_output_folder(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     assert (tmp_path / "results/runs/partnership-seed4-500" / MANIFEST).exists()
     assert os.path.getsize(tmp_path / "results/runs/partnership-seed4-500/part-00000.parquet")
+
+
+def test_rules_that_could_overflow_records_are_refused(tmp_path):
+    big = tmp_path / "big.toml"
+    big.write_text("min_bid = 40000\n")
+    r = CliRunner().invoke(main, ["run", "--hands", "100", "--rules", str(big), "--out",
+                                  str(tmp_path / "o")])  # fmt: skip
+    assert r.exit_code != 0 and "int16" in r.output and "Traceback" not in r.output
+    huge = tmp_path / "huge.toml"
+    huge.write_text("min_bid = 100000000000000000000\n")
+    r = CliRunner().invoke(main, ["run", "--hands", "100", "--rules", str(huge)])
+    assert r.exit_code != 0 and "min_bid" in r.output
+
+
+def test_unwritable_output_is_a_one_line_error(tmp_path):
+    f = tmp_path / "file.txt"
+    f.write_text("x")
+    r = CliRunner().invoke(main, ["run", "--hands", "100", "--out", str(f / "sub")])
+    assert r.exit_code != 0 and isinstance(r.exception, SystemExit)
+    assert "Not a directory" in r.output
+
+
+def test_rules_the_four_hand_engine_does_not_play_are_refused(tmp_path):
+    t = tmp_path / "r.toml"
+    t.write_text('name = "p-round"\nrounding = "tens-7up"\n')
+    r = CliRunner().invoke(main, ["show", "--rules", str(t)])
+    assert r.exit_code != 0 and "rounding" in r.output

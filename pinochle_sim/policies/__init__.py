@@ -86,6 +86,9 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
     },
 }
 KINDS = tuple(REGISTRY)
+PARAM_LIMIT = 1_000_000
+"""Policy parameters are points or flags; bounding them keeps every kernel sum far from int64
+overflow."""
 DEFAULTS = {"bid": "estimate", "pass": "standard", "play": "greedy", "concede": "concede"}
 
 
@@ -123,6 +126,11 @@ class PolicySet:
                 )
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"parameter {key!r} must be an integer, got {value!r}")
+            if abs(value) > PARAM_LIMIT:
+                raise ValueError(
+                    f"parameter {key!r} = {value} is out of range "
+                    f"(-{PARAM_LIMIT:,} .. {PARAM_LIMIT:,})"
+                )
 
     @classmethod
     def from_options(

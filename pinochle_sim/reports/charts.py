@@ -8,9 +8,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, PercentFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
 from .style import PALETTE, new_figure, styled, subtitle_from
+
+
+def _total(meta: dict[str, Any]) -> int:
+    """Total trick points of the run's ruleset (250 unless the provenance says otherwise)."""
+    if "ruleset_toml" in meta:
+        from ..dataset import ruleset_of
+
+        return ruleset_of(meta).total_trick_points
+    return 250
+
 
 MIN_N = 200
 """Groups with fewer observations are left off the charts (they stay in the CSV tables)."""
@@ -148,7 +158,7 @@ def bid_vs_meld(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     fig, (ax,) = new_figure("Winning bid against the bidding side's meld", subtitle_from(meta))
     df = t[t["n"] >= MIN_N]
     _band(ax, df["bid"], df, PALETTE[0], "mean meld of the bidding side after the pass (95% CI)")
-    total = 250 if df["bid"].max() > 100 else 25
+    total = _total(meta)
     ax.plot(
         df["bid"],
         df["bid"] - total / 2,
@@ -166,6 +176,7 @@ def bid_vs_meld(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         label=f"meld needed even taking every trick point (bid - {total})",
     )
     ax.set_xlabel("winning bid")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("meld points")
     ax.legend(loc="upper left")
     _count_note(ax, f"{int(t['n'].sum()):,} hands; bids with n < {MIN_N} left off")
@@ -192,6 +203,7 @@ def go_set(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         ax.set_ylim(0, 1)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         ax.set_xlabel(xlabel)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("probability of going set")
         ax.legend(loc="upper left")
     _count_note(axes[1], f"{int(overall['n']):,} hands; groups with n < {MIN_N} left off")
@@ -208,7 +220,10 @@ def bidding_side_tricks(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     ):
         df = t[(t["by"] == by) & (t["n"] >= MIN_N)]
         _band(ax, df["level"], df, PALETTE[color], "mean trick points (95% CI)")
-        ax.axhline(125, color="#777777", linestyle="--", linewidth=1.5, label="half of 250")
+        total = _total(meta)
+        ax.axhline(
+            total / 2, color="#777777", linestyle="--", linewidth=1.5, label=f"half of {total}"
+        )
         ax.set_xlabel(xlabel)
         ax.set_ylabel("trick points (incl. last trick)")
         ax.set_xticks(df["level"])
@@ -242,6 +257,7 @@ def auction_summary(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     axes[0].set_yscale("log")
     axes[0].yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.2%}".rstrip("0")))
     axes[0].set_xlabel("winning bid")
+    axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0].set_ylabel("share of hands (log scale)")
     pos = t[t["what"] == "bidder position"]
     axes[1].bar(range(4), pos["p"], color=PALETTE[1])

@@ -7,7 +7,8 @@ from typing import Any, TypeAlias
 
 import pandas as pd
 
-from ..dataset import open_dataset, read_provenance
+from ..dataset import open_dataset, read_provenance, ruleset_of
+from ..rules import Ruleset, get_preset
 
 Data: TypeAlias = "str | Path | pd.DataFrame"
 
@@ -34,3 +35,12 @@ def provenance_of(data: Data) -> dict[str, Any]:
     if isinstance(data, pd.DataFrame):
         return dict(data.attrs.get("pinochle_sim", {}))
     return read_provenance(data)
+
+
+def rules_of(data: Data) -> Ruleset:
+    """The ruleset a run used (from its provenance); a DataFrame may carry one in
+    ``df.attrs["rules"]``, else ``partnership`` is assumed."""
+    if isinstance(data, pd.DataFrame):
+        r = data.attrs.get("rules")
+        return r if isinstance(r, Ruleset) else get_preset("partnership")
+    return ruleset_of(read_provenance(data))

@@ -14,7 +14,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from .load import Data, columns
+from .load import Data, columns, rules_of
 from .stats import grouped_moments, grouped_quantiles, wilson
 
 SUITS = "shdc"
@@ -23,9 +23,15 @@ SUIT_GROUP_NAMES = ("spades/diamonds", "hearts/clubs")
 
 
 def _means(
-    keys: np.ndarray, values: np.ndarray, n_groups: int, index: pd.DataFrame
+    keys: np.ndarray,
+    values: np.ndarray,
+    n_groups: int,
+    index: pd.DataFrame,
+    clusters: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    m = grouped_moments(keys, values, n_groups)
+    """Group means with CIs; ``clusters`` (the hand of each observation) when one hand gives
+    several correlated observations, so the intervals are not too narrow."""
+    m = grouped_moments(keys, values, n_groups, clusters)
     out = index.copy()
     for k in ("n", "mean", "sd", "se", "ci_lo", "ci_hi"):
         out[k] = m[k]
@@ -78,7 +84,8 @@ def meld_by_trump_length(data: Data) -> pd.DataFrame:
     index = pd.DataFrame(
         {"suits": np.repeat(SUIT_GROUP_NAMES, 13), "trump_length": np.tile(np.arange(13), 2)}
     )
-    out = _means(keys, meld, 26, index.assign(_k=np.arange(26)))
+    hand_of = np.tile(np.arange(len(d)), 16)  # the 16 observations of a hand are correlated
+    out = _means(keys, meld, 26, index.assign(_k=np.arange(26)), hand_of)
     q = grouped_quantiles(keys, meld, 26)
     out["p10"], out["median"], out["p90"] = (q[out["_k"], j] for j in range(3))
     return out.drop(columns="_k")
@@ -87,7 +94,12 @@ def meld_by_trump_length(data: Data) -> pd.DataFrame:
 TAIL_GRID = np.arange(0, 1001, 10)
 
 
-def meld_distribution(data: Data, grid: np.ndarray = TAIL_GRID) -> pd.DataFrame:
+def _scaled(edges: np.ndarray, data: Data) -> np.ndarray:
+    """Point grids are written in ``partnership`` points; ``joedog`` (scale 10) divides them."""
+    return np.unique((edges // rules_of(data).scale).astype(np.int64))
+
+
+def meld_distribution(data: Data, grid: np.ndarray | None = None) -> pd.DataFrame:
     """Tail probabilities P(meld >= x) with Wilson CIs, for one seat and for one team, before
     the pass (dealt hands, in the named trump) and after it.
 
@@ -97,6 +109,7 @@ def meld_distribution(data: Data, grid: np.ndarray = TAIL_GRID) -> pd.DataFrame:
     names = ["bidder", "trump"] + [f"meld_{p}" for p in range(4)]
     names += [f"meld_{p}_{s}" for p in range(4) for s in SUITS]
     d = columns(data, names)
+    grid = _scaled(TAIL_GRID, data) if grid is None else np.asarray(grid)
     n = len(d)
     trump = d["trump"].to_numpy().astype(np.int64)
     bidder = d["bidder"].to_numpy().astype(np.int64)
@@ -168,13 +181,16 @@ def partner_meld(data: Data) -> pd.DataFrame:
         [d[f"meld_{(p + 2) % 4}_{s}"].to_numpy() for p in range(4) for s in SUITS]
     )
     length = np.concatenate([d[f"len_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
-    labels = _bucket_labels(MELD_BUCKETS)
-    nb = len(MELD_BUCKETS)
+    buckets = _scaled(MELD_BUCKETS, data)
+    labels = _bucket_labels(buckets)
+    nb = len(buckets)
+    hand_of = np.tile(np.arange(n), 16)  # the 16 observations of a hand are correlated
     a = _means(
-        _bucket(own, MELD_BUCKETS),
+        _bucket(own, buckets),
         mate,
         nb,
         pd.DataFrame({"given": "own meld", "level": labels, "order": np.arange(nb)}),
+        hand_of,
     )
     b = _means(
         length,
@@ -187,6 +203,7 @@ def partner_meld(data: Data) -> pd.DataFrame:
                 "order": np.arange(13),
             }
         ),
+        hand_of,
     )
     bidder = d["bidder"].to_numpy().astype(np.int64)
     pre_b = _seat_trump(d, "meld", bidder)
@@ -195,7 +212,7 @@ def partner_meld(data: Data) -> pd.DataFrame:
         + np.stack([d[f"meld_{p}"].to_numpy() for p in range(4)])[(bidder + 2) % 4, np.arange(n)]
     )
     c = _means(
-        _bucket(pre_b, MELD_BUCKETS),
+        _bucket(pre_b, buckets),
         team_post.astype(float) - pre_b,
         nb,
         pd.DataFrame({"given": "bidder meld (auction)", "level": labels, "order": np.arange(nb)}),
@@ -267,7 +284,7 @@ NEEDED_EDGES = np.arange(-100, 301, 20)
 
 def go_set(data: Data) -> pd.DataFrame:
     """P(set) by winning bid, by points needed from tricks (bid - bidding team meld, in steps of
-    20) and by the bidder's trump length after the pass; plus the concede rate.
+    20 partnership points) and by the bidding partnership's trump count; plus the concede rate.
 
     ``by`` names the breakdown; ``p`` is P(set) (conceded hands count as set), ``concede_p`` the
     concede rate in the same group.
@@ -285,14 +302,15 @@ def go_set(data: Data) -> pd.DataFrame:
     bids = np.unique(bid)
     kb = np.searchsorted(bids, bid)
     parts.append(("bid", [str(b) for b in bids], kb, len(bids)))
-    kn = _bucket(bid - meld, NEEDED_EDGES)
-    labels = [f"{a}..{b - 1}" for a, b in itertools.pairwise(NEEDED_EDGES)]
+    edges = _scaled(NEEDED_EDGES, data)
+    kn = _bucket(bid - meld, edges)
+    labels = [f"{a}..{b - 1}" for a, b in itertools.pairwise(edges)]
     parts.append(
         (
             "needed from tricks",
-            [f"<{NEEDED_EDGES[1]}", *labels[1:], f"{NEEDED_EDGES[-1]}+"],
+            [f"<{edges[1]}", *labels[1:], f"{edges[-1]}+"],
             kn,
-            len(NEEDED_EDGES),
+            len(edges),
         )
     )
     parts.append(("team trumps", [str(i) for i in range(13)], np.minimum(team_len, 12), 13))
@@ -304,7 +322,7 @@ def go_set(data: Data) -> pd.DataFrame:
         cn = np.bincount(keys, weights=conc.astype(float), minlength=ng)
         t["concede_p"] = cn[t["_k"]] / t["n"]
         if by == "needed from tricks":  # bucket centre, for plotting on a numeric axis
-            t["x"] = NEEDED_EDGES[t["_k"]] + (NEEDED_EDGES[1] - NEEDED_EDGES[0]) / 2
+            t["x"] = edges[t["_k"]] + (edges[1] - edges[0]) / 2
         rows.append(t.drop(columns="_k"))
     return pd.concat(rows, ignore_index=True)
 

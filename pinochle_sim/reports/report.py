@@ -10,8 +10,9 @@ from typing import Any
 
 import pandas as pd
 
+from ..rules import Ruleset
 from . import charts, questions
-from .load import Data, provenance_of
+from .load import Data, columns, provenance_of, rules_of
 from .style import save
 
 
@@ -30,7 +31,7 @@ def _pct(r: pd.Series) -> str:
     return f"{r['p']:.1%} (95% CI {r['ci_lo']:.1%}-{r['ci_hi']:.1%}, n = {int(r['n']):,})"
 
 
-def _text_meld_by_length(t: pd.DataFrame) -> str:
+def _text_meld_by_length(t: pd.DataFrame, r: Ruleset) -> str:
     sd = _row(t, suits="spades/diamonds", trump_length=6)
     hc = _row(t, suits="hearts/clubs", trump_length=6)
     return (
@@ -42,31 +43,33 @@ def _text_meld_by_length(t: pd.DataFrame) -> str:
     )
 
 
-def _text_meld_distribution(t: pd.DataFrame) -> str:
-    pre = _row(t, who="bidding team", stage="pre-pass", x=250)
-    post = _row(t, who="bidding team", stage="post-pass", x=250)
+def _text_meld_distribution(t: pd.DataFrame, r: Ruleset) -> str:
+    x = r.min_bid if (t["x"] == r.min_bid).any() else int(t["x"].iloc[len(t) // 4])
+    pre = _row(t, who="bidding team", stage="pre-pass", x=x)
+    post = _row(t, who="bidding team", stage="post-pass", x=x)
     return (
         "Read a curve at x to get the chance that meld is at least x (log scale, so rare big "
         "melds stay visible); dashed lines are dealt hands, solid lines after the pass. The "
-        f"bidding partnership holds at least 250 meld in {_pct(pre)} of hands as dealt and "
+        f"bidding partnership holds at least {x} meld in {_pct(pre)} of hands as dealt and "
         f"{_pct(post)} after passing."
     )
 
 
-def _text_partner(t: pd.DataFrame) -> str:
+def _text_partner(t: pd.DataFrame, r: Ruleset) -> str:
     zero = t[(t["given"] == "own meld")].sort_values("order").iloc[0]
     bid = t[(t["given"] == "bidder meld (auction)")].sort_values("order")
     mid = bid.iloc[min(4, len(bid) - 1)]
     return (
         "The blue and green lines show the partner's meld in the same trump as yours, by your own "
         "meld and by your trump length: the partner's expectation falls slightly as your hand "
-        f"improves (you hold the cards they would need), from {_ci(zero)} when you have under 20. "
+        f"improves (you hold the cards they would need), from {_ci(zero)} when yours is "
+        f"{zero['level']}. "
         "The orange line is what actual bidders got from partner and pass together: with "
         f"{mid['level']} of their own it was {_ci(mid)} points."
     )
 
 
-def _text_pass(t: pd.DataFrame) -> str:
+def _text_pass(t: pd.DataFrame, r: Ruleset) -> str:
     bg = _row(t, measure="bidder gain", team_trumps="all")
     tg = _row(t, measure="team gain", team_trumps="all")
     return (
@@ -76,17 +79,17 @@ def _text_pass(t: pd.DataFrame) -> str:
     )
 
 
-def _text_bid_vs_meld(t: pd.DataFrame) -> str:
-    r = t.iloc[(t["n"]).to_numpy().argmax()]
+def _text_bid_vs_meld(t: pd.DataFrame, r: Ruleset) -> str:
+    top = t.iloc[(t["n"]).to_numpy().argmax()]
     return (
         "For each winning bid, the line is the bidding side's average meld after the pass; the "
         "dashed line is the meld needed if the side takes half of the trick points, the dotted "
-        f"one the meld needed even if it takes them all. The most common winning bid, {r['bid']}, "
-        f"came with {_ci(r)} meld."
+        f"one the meld needed even if it takes them all. The most common winning bid, "
+        f"{int(top['bid'])}, came with {_ci(top)} meld."
     )
 
 
-def _text_go_set(t: pd.DataFrame) -> str:
+def _text_go_set(t: pd.DataFrame, r: Ruleset) -> str:
     a = _row(t, by="all", level="all")
     bucket = t[(t["by"] == "needed from tricks") & (t["p"] >= 0.5)].sort_values("order")
     tip = (
@@ -103,7 +106,7 @@ def _text_go_set(t: pd.DataFrame) -> str:
     )
 
 
-def _text_tricks(t: pd.DataFrame) -> str:
+def _text_tricks(t: pd.DataFrame, r: Ruleset) -> str:
     six = t[(t["by"] == "team trumps") & (t["level"] == 6)]
     extra = (
         f" With six trumps between them the partners took {_ci(six.iloc[0])}." if len(six) else ""
@@ -111,11 +114,11 @@ def _text_tricks(t: pd.DataFrame) -> str:
     return (
         "Average trick points (including the last trick) of the bidding partnership in hands "
         "played out, by the trumps and by the aces the partners hold (both unchanged by the "
-        f"pass); the dashed line is half of the 250 available.{extra}"
+        f"pass); the dashed line is half of the {r.total_trick_points} available.{extra}"
     )
 
 
-def _text_auction(t: pd.DataFrame) -> str:
+def _text_auction(t: pd.DataFrame, r: Ruleset) -> str:
     s = _row(t, what="stuck")
     bids = t[t["what"] == "winning bid"]
     top = bids.iloc[bids["p"].to_numpy().argmax()]
@@ -126,12 +129,16 @@ def _text_auction(t: pd.DataFrame) -> str:
     )
 
 
+MIN_HANDS = 1000
+"""Smaller runs leave most chart groups empty."""
+
+
 @dataclass(frozen=True)
 class Study:
     title: str
     question: Callable[[Data], pd.DataFrame]
     chart: Callable[[pd.DataFrame, dict[str, Any]], Any]
-    text: Callable[[pd.DataFrame], str]
+    text: Callable[[pd.DataFrame, Ruleset], str]
 
 
 STUDIES: dict[str, Study] = {
@@ -188,6 +195,10 @@ def write_report(
     if bad or not formats:
         raise ValueError(f"unknown chart format {bad[0] if bad else ''!r}: use png, svg or pdf")
     meta = provenance_of(data)
+    rules = rules_of(data)
+    hands = len(columns(data, ["hand"]))
+    if hands < MIN_HANDS:
+        raise ValueError(f"the run has {hands:,} hands; a report needs at least {MIN_HANDS:,}")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     sections = []
@@ -201,7 +212,7 @@ def write_report(
         save(fig, str(out / name), formats)
         image = f"{name}.{formats[0]}" if "png" not in formats else f"{name}.png"
         sections.append(
-            f"## {study.title}\n\n![{study.title}]({image})\n\n{study.text(table)}\n\n"
+            f"## {study.title}\n\n![{study.title}]({image})\n\n{study.text(table, rules)}\n\n"
             f"Data: [`{name}.csv`]({name}.csv)\n"
         )
     md = out / "report.md"

@@ -24,13 +24,22 @@ def wilson(
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = np.where(n > 0, np.clip(centre - half, 0, 1), np.nan)
-    hi = np.where(n > 0, np.clip(centre + half, 0, 1), np.nan)
+    lo = np.where(k <= 0, 0.0, np.clip(centre - half, 0, 1))  # exact ends: no rounding dust
+    hi = np.where(k >= n, 1.0, np.clip(centre + half, 0, 1))
+    lo = np.where(n > 0, lo, np.nan)
+    hi = np.where(n > 0, hi, np.nan)
     return lo, hi
 
 
-def grouped_moments(keys: np.ndarray, values: np.ndarray, n_groups: int) -> dict[str, np.ndarray]:
-    """Per group ``0..n_groups-1``: n, mean, sd, standard error and 95% normal CI of the mean."""
+def grouped_moments(
+    keys: np.ndarray, values: np.ndarray, n_groups: int, clusters: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
+    """Per group ``0..n_groups-1``: n, mean, sd, standard error and 95% normal CI of the mean.
+
+    With ``clusters`` (e.g. the hand each observation comes from, when one hand gives several
+    correlated observations) the standard error is cluster-robust: residuals are summed within
+    each cluster before squaring, with the usual C/(C-1) small-sample factor.
+    """
     keys = np.asarray(keys, dtype=np.int64)
     v = np.asarray(values, dtype=np.float64)
     n = np.bincount(keys, minlength=n_groups).astype(float)
@@ -41,6 +50,8 @@ def grouped_moments(keys: np.ndarray, values: np.ndarray, n_groups: int) -> dict
         var = np.maximum(s2 / n - mean * mean, 0) * n / (n - 1)
         sd = np.sqrt(var)
         se = sd / np.sqrt(n)
+    if clusters is not None:
+        se = _cluster_se(keys, v, clusters, n_groups, mean, n)
     return {
         "n": n.astype(np.int64),
         "mean": mean,
@@ -69,3 +80,18 @@ def grouped_quantiles(
         idx = (cum >= np.ceil(q * total)).argmax(axis=1).astype(float)
         out[:, j] = np.where(total[:, 0] > 0, idx, np.nan)
     return out
+
+
+def _cluster_se(keys: np.ndarray, v: np.ndarray, clusters: np.ndarray, n_groups: int,
+                mean: np.ndarray, n: np.ndarray) -> np.ndarray:  # fmt: skip
+    """Cluster-robust standard error of each group mean (clusters are 0..C-1)."""
+    clusters = np.asarray(clusters, dtype=np.int64)
+    n_clusters = int(clusters.max()) + 1 if clusters.size else 0
+    cell = clusters * n_groups + keys
+    size = n_clusters * n_groups
+    resid = np.bincount(cell, weights=v - mean[keys], minlength=size).reshape(n_clusters, n_groups)
+    occupied = np.bincount(cell, minlength=size).reshape(n_clusters, n_groups) > 0
+    c = occupied.sum(axis=0).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = (resid**2).sum(axis=0) / (n * n) * c / (c - 1)
+    return np.sqrt(var)

@@ -73,15 +73,22 @@ class MeldTable:
                     or len(v) != 4
                     or not all(_is_int(x) and x >= 0 for x in v)
                 ):
-                    raise RulesError(f"meld.{f.name} must be 4 non-negative integers (A, K, Q, J)")
+                    raise RulesError(
+                        f"meld.{f.name} must be 4 integers 0..{VALUE_LIMIT:,} (A, K, Q, J)"
+                    )
             elif not _is_int(v) or v < 0:
-                raise RulesError(f"meld.{f.name} must be a non-negative integer, got {v!r}")
+                raise RulesError(f"meld.{f.name} must be an integer 0..{VALUE_LIMIT:,}, got {v!r}")
         if self.run <= 0:
             raise RulesError("meld.run must be positive")
 
 
+VALUE_LIMIT = 100_000
+"""Every point value, bid and count in a ruleset is at most this: the records store bids, meld
+and scores as int16 and refuse values that do not fit, and kernels stay far from overflow."""
+
+
 def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    return isinstance(v, int) and not isinstance(v, bool) and -VALUE_LIMIT <= v <= VALUE_LIMIT
 
 
 TABLE_A = MeldTable()
@@ -214,7 +221,7 @@ def _validate(r: Ruleset) -> None:
         elif f.type in ("bool",):
             _check(isinstance(v, bool), f.name, f"must be true or false, got {v!r}")
         elif f.type == "int":
-            _check(_is_int(v), f.name, f"must be an integer, got {v!r}")
+            _check(_is_int(v), f.name, f"must be an integer within ±{VALUE_LIMIT:,}, got {v!r}")
     _check(bool(r.name), "name", "must not be empty")
     _check(r.players in (2, 3, 4), "players", f"must be 2, 3 or 4, got {r.players}")
     _check(not r.partnerships or r.players == 4, "partnerships", "need exactly 4 players")

@@ -40,7 +40,7 @@ def _meld_from(data: dict[str, Any], start: MeldTable) -> MeldTable:
     data = dict(data)
     if "base" in data:
         base = data.pop("base")
-        if base not in MELD_TABLES:
+        if not isinstance(base, str) or base not in MELD_TABLES:
             raise RulesError(f"meld.base: unknown table {base!r}, choose {', '.join(MELD_TABLES)}")
         start = MELD_TABLES[base]
     known = {f.name for f in dataclasses.fields(MeldTable)}
