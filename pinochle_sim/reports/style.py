@@ -25,6 +25,7 @@ RC = {
     "grid.alpha": 0.3,
     "axes.prop_cycle": mpl.cycler(color=PALETTE),
     "svg.fonttype": "none",
+    "svg.hashsalt": "pinochle-sim",  # stable element ids: regenerated charts diff cleanly
 }
 
 
@@ -69,6 +70,8 @@ def save(fig: Figure, path_stem: str, formats: tuple[str, ...] = ("png", "svg"))
     out = []
     for fmt in formats:
         p = f"{path_stem}.{fmt}"
-        fig.savefig(p, format=fmt, dpi=DPI)
+        meta = {"Date": None} if fmt in ("svg", "pdf") else {}  # reproducible files
+        with mpl.rc_context(RC):
+            fig.savefig(p, format=fmt, dpi=DPI, metadata=meta)
         out.append(p)
     return out
