@@ -19,7 +19,7 @@ import click
 from . import __version__
 from .cards import decode_hand, encode_hand, parse_suit
 from .meld import score_meld
-from .policies import REGISTRY, PolicySet
+from .policies import DEFAULTS, REGISTRY, PolicySet
 from .rules import PRESETS, RulesError, Ruleset, dumps_ruleset, resolve_rules
 from .simulate import DEFAULT_PART_SIZE
 from .trace import format_hand, hand_record
@@ -154,47 +154,31 @@ def meld(hand: tuple[str, ...], trump: str, ruleset: Ruleset, as_json: bool) -> 
             click.echo("      0  (no meld)")
 
 
+_POLICY_HELP = {
+    "bid": "Bidding policy.",
+    "pass": "Passing policy.",
+    "play": "Card-play policy.",
+    "concede": "Throw in hopeless bids or not.",
+}
+
+
 def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Shared options that choose the policies and their parameters."""
-    opts = [
-        click.option(
-            "--bid-policy",
-            type=click.Choice(list(REGISTRY["bid"])),
-            default="estimate",
+    """Shared options that choose the policies (``--bid-policy`` ...) and their parameters."""
+    func = click.option(
+        "--param",
+        "params",
+        multiple=True,
+        metavar="KIND.NAME=VALUE",
+        help="Policy parameter, e.g. bid.margin=20 (repeatable).",
+    )(func)
+    for kind in reversed(list(_POLICY_HELP)):
+        func = click.option(
+            f"--{kind}-policy",
+            type=click.Choice(list(REGISTRY[kind])),
+            default=DEFAULTS[kind],
             show_default=True,
-            help="Bidding policy.",
-        ),
-        click.option(
-            "--pass-policy",
-            type=click.Choice(list(REGISTRY["pass"])),
-            default="standard",
-            show_default=True,
-            help="Passing policy.",
-        ),
-        click.option(
-            "--play-policy",
-            type=click.Choice(list(REGISTRY["play"])),
-            default="greedy",
-            show_default=True,
-            help="Card-play policy.",
-        ),
-        click.option(
-            "--concede-policy",
-            type=click.Choice(list(REGISTRY["concede"])),
-            default="concede",
-            show_default=True,
-            help="Throw in hopeless bids or not.",
-        ),
-        click.option(
-            "--param",
-            "params",
-            multiple=True,
-            metavar="KIND.NAME=VALUE",
-            help="Policy parameter, e.g. bid.margin=20 (repeatable).",
-        ),
-    ]
-    for opt in reversed(opts):
-        func = opt(func)
+            help=_POLICY_HELP[kind],
+        )(func)
     return func
 
 
@@ -363,7 +347,13 @@ def parse_count(text: str) -> int:
     metavar="N",
     help="Number of hands: 1e6, 1_000_000 or 1000000.",
 )
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the run.",
+)
 @rules_option
 @click.option(
     "--out",
