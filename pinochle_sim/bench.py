@@ -79,9 +79,7 @@ def stage_rates(
             0, m, chunk, inputs.ma, sink
         ),
     }
-    from .engine import NCOL
-
-    out = np.empty((NCOL, n), dtype=np.int64)
+    out = np.empty((inputs.layout.ncol, n), dtype=np.int64)
     stages["full hands, default policies"] = lambda m: play_hands_array(
         inputs, 0, 0, m, out=out[:, :m]
     )

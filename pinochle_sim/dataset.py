@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 from . import __version__
 from .engine import ENGINE_VERSION
 from .policies import PolicySet
-from .records import PARQUET_OPTIONS
+from .records import parquet_options
 from .rules import Ruleset, loads_ruleset
 from .rules.toml_io import dumps_ruleset
 
@@ -207,7 +207,7 @@ class RunFolder:
         """Write part ``k`` atomically and record it in the manifest."""
         final = self.path / part_name(k)
         tmp = self.path / f".{final.name}.tmp-{os.getpid()}"
-        pq.write_table(table, tmp, **PARQUET_OPTIONS)
+        pq.write_table(table, tmp, **parquet_options(self.settings.rules))
         os.replace(tmp, final)
         start, count = self.settings.part_range(k)
         self.done[k] = {"file": final.name, "start": start, "count": count}

@@ -1,12 +1,15 @@
 """One hand end to end, and the batch kernel over a range of hand indices.
 
-``_play_hand`` deals, runs the auction, names trump, passes, melds, lets the bidder concede a
-hopeless bid, plays every trick and scores, writing one row of the output columns (and, when
-asked, a move-by-move trace for ``pinochle-sim show``). ``_play_range`` runs it over chunks of
-hand indices in parallel (``prange``); every hand draws only from its own streams, so the
-records do not depend on thread count or chunk size.
+``_play_hand`` deals, values the hands, runs the auction, names trump, passes (partnerships) or
+gives the bidder the widow to discard from (three-hand), melds, lets the bidder concede a hopeless
+bid, plays every trick and scores, writing one row of the output columns (and, when asked, a
+move-by-move trace for ``pinochle-sim show``). ``_play_range`` runs it over chunks of hand
+indices in parallel (``prange``); every hand draws only from its own streams, so the records do
+not depend on thread count or chunk size.
 
-Output columns are rows of one int64 array ``out[column, hand]`` named by :data:`COLUMNS`.
+Output columns are rows of one int64 array ``out[column, hand]`` placed by the ruleset's
+:mod:`pinochle_sim.layout` (``lay``). A *side* is a partnership (side = seat % 2) or, without
+partners, a single player (side = seat).
 """
 
 from __future__ import annotations
@@ -17,13 +20,43 @@ from numba import prange
 from ._jit import jit, pjit
 from .auction import MAX_CALLS, _auction
 from .deal import _deal
+from .layout import (
+    C_BID,
+    C_BIDDER,
+    C_CONCEDED,
+    C_DEALER,
+    C_HAND,
+    C_MADE,
+    C_STUCK,
+    C_TRUMP,
+    L_ACES,
+    L_COUNTERS,
+    L_DEALT,
+    L_DISCARD_POINTS,
+    L_HIGH_BID,
+    L_LEN,
+    L_MELD,
+    L_MELD_PRE,
+    L_N_CALLS,
+    L_PASSED,
+    L_SCORE,
+    L_TEAM_MELD,
+    L_TEAM_TRICKS,
+    L_TRICKS_WON,
+    L_WIDOW,
+    layout_for,
+)
 from .meld import _meld
-from .passing import _exchange
+from .passing import _add_all, _exchange, _remove_all
 from .policies.bid import _bid_limit, count_aces
+from .policies.pass_ import _discards
 from .policies.play import _choose_play
 from .policies.slots import CONCEDE_CONCEDE, PP_CONCEDE
-from .rng import STREAM_PASS, STREAM_PLAY, stream_init
+from .rng import STREAM_DISCARD, STREAM_PASS, STREAM_PLAY, stream_init
+from .rules import PRESETS
 from .rules.arrays import (
+    RA_DISCARD,
+    RA_DISCARDS_COUNT,
     RA_FOLLOW,
     RA_HAND_SIZE,
     RA_HEAD,
@@ -38,53 +71,37 @@ from .rules.arrays import (
     RA_TRUMP,
     RA_WIDOW,
 )
-from .scoring import _score_sides
+from .scoring import _score_bidding, _score_other
 from .tricks import add_card, beaters, legal_mask, remove_card, suit_len
 
 ENGINE_VERSION = 1
 """Bumped whenever the engine or a policy changes the records a seed produces."""
-SUIT_LETTERS = "shdc"
-COLUMNS: tuple[str, ...] = (
-    ("hand", "dealer", "bidder", "bid", "trump", "stuck", "conceded", "made")
-    + tuple(f"dealt_{p}" for p in range(4))
-    + tuple(f"meld_{p}_{s}" for p in range(4) for s in SUIT_LETTERS)
-    + tuple(f"len_{p}_{s}" for p in range(4) for s in SUIT_LETTERS)
-    + tuple(f"aces_{p}" for p in range(4))
-    + tuple(f"meld_{p}" for p in range(4))
-    + ("passed_to_bidder", "passed_to_partner", "n_calls", "high_bid_0", "high_bid_1")
-    + ("team_meld_0", "team_meld_1", "team_tricks_0", "team_tricks_1")
-    + ("counters_0", "counters_1", "tricks_won_0", "tricks_won_1", "score_0", "score_1")
-)
-"""Names of the engine's output rows, in order (documented in :mod:`pinochle_sim.records`)."""
-COL = {name: i for i, name in enumerate(COLUMNS)}
+
+_PARTNERSHIP_LAYOUT = layout_for(PRESETS["partnership"])
+COLUMNS: tuple[str, ...] = _PARTNERSHIP_LAYOUT.names
+"""Column names of the four-hand partnership presets (other tables: ``layout_for(rules)``)."""
+COL = _PARTNERSHIP_LAYOUT.index
 NCOL = len(COLUMNS)
-C_HAND, C_DEALER, C_BIDDER, C_BID, C_TRUMP, C_STUCK, C_CONCEDED, C_MADE = range(8)
-C_DEALT = COL["dealt_0"]
-C_MELD_PRE = COL["meld_0_s"]
-C_LEN = COL["len_0_s"]
-C_ACES = COL["aces_0"]
-C_MELD = COL["meld_0"]
-C_PASSED_TO_BIDDER = COL["passed_to_bidder"]
-C_PASSED_TO_PARTNER = COL["passed_to_partner"]
-C_N_CALLS = COL["n_calls"]
-C_HIGH_BID = COL["high_bid_0"]
-C_TEAM_MELD = COL["team_meld_0"]
-C_TEAM_TRICKS = COL["team_tricks_0"]
-C_COUNTERS = COL["counters_0"]
-C_TRICKS_WON = COL["tricks_won_0"]
-C_SCORE = COL["score_0"]
 
 # Trace layout (int64 array, only written when tracing):
 T_NCALLS = 0  # number of auction calls
 T_CALLS = 1  # MAX_CALLS pairs (seat, bid or -1 for pass)
-T_HANDS = T_CALLS + 2 * MAX_CALLS  # 4 packed hands after passing
-T_NTRICKS = T_HANDS + 4  # number of tricks played
+T_HANDS = T_CALLS + 2 * MAX_CALLS  # 4 packed hands after passing / discarding
+T_WIDOW = T_HANDS + 4  # packed widow, packed discards
+T_NTRICKS = T_WIDOW + 2  # number of tricks played
 T_TRICKS = T_NTRICKS + 1  # per trick TRICK_WIDTH values:
-TRICK_WIDTH = 8  # leader, 4 faces in play order, winner, points (incl. last-trick bonus), spare
+TRICK_WIDTH = 8  # leader, 4 faces in play order (unused slots -1), winner, points, spare
 TRACE_SIZE = T_TRICKS + 16 * TRICK_WIDTH
 
-SCRATCH_SIZE = 48 + 4 + 16 + 4 + 4 + 2 * MAX_CALLS
-"""deck, hands, melds, limits, trumps, calls."""
+# Scratch layout (int64, one per chunk): deck, hands, melds, limits, trumps, calls, side sums.
+S_DECK, S_HANDS, S_MELDS, S_LIMITS, S_TRUMPS, S_CALLS = 0, 48, 52, 68, 72, 76
+S_SIDES = S_CALLS + 2 * MAX_CALLS  # 16 slots: trick points, counters, tricks won, meld (x4)
+SCRATCH_SIZE = S_SIDES + 16
+
+
+@jit
+def _side(seat: int, partners: bool) -> int:
+    return seat % 2 if partners else seat
 
 
 @jit
@@ -95,12 +112,12 @@ def _play_tricks(
     ra: np.ndarray,
     pp: np.ndarray,
     rs: np.ndarray,
-    team: np.ndarray,
+    sides: np.ndarray,
     trace: np.ndarray,
     tracing: bool,
 ) -> None:
-    """Play out every trick from the bidder's lead; adds to ``team`` = [tricks0, tricks1,
-    counters0, counters1, won0, won1]."""
+    """Play out every trick from the bidder's lead; adds to ``sides`` = [trick points x4,
+    counters x4, tricks won x4] by side."""
     players = ra[RA_PLAYERS]
     n_tricks = ra[RA_HAND_SIZE]
     points = ra[RA_POINTS : RA_POINTS + 6]
@@ -151,13 +168,15 @@ def _play_tricks(
             seat = seat + 1 if seat + 1 < players else 0
         if t == n_tricks - 1:
             pts += ra[RA_LAST]
-        side = winner_seat % 2
-        team[side] += pts
-        team[2 + side] += counters
-        team[4 + side] += 1
+        side = _side(winner_seat, partners)
+        sides[side] += pts
+        sides[4 + side] += counters
+        sides[8 + side] += 1
         if tracing:
             base = T_TRICKS + t * TRICK_WIDTH
             trace[base] = leader
+            for k in range(players, 4):
+                trace[base + 1 + k] = -1
             trace[base + 5] = winner_seat
             trace[base + 6] = pts
             trace[T_NTRICKS] = t + 1
@@ -165,10 +184,131 @@ def _play_tricks(
 
 
 @jit
+def _value_hands(
+    hands: np.ndarray,
+    ra: np.ndarray,
+    ma: np.ndarray,
+    pp: np.ndarray,
+    scratch: np.ndarray,
+    out: np.ndarray,
+    row: int,
+    lay: np.ndarray,
+) -> None:
+    """Record each dealt hand (cards, aces, suit lengths, meld for every trump) and let the
+    bidding policy value it: bid limits and preferred trumps into ``scratch``."""
+    for p in range(ra[RA_PLAYERS]):
+        out[lay[L_DEALT] + p, row] = hands[p]
+        out[lay[L_ACES] + p, row] = count_aces(hands[p])
+        melds = scratch[S_MELDS + 4 * p : S_MELDS + 4 * p + 4]
+        for s in range(4):
+            melds[s] = _meld(hands[p], s, ma)
+            out[lay[L_MELD_PRE] + 4 * p + s, row] = melds[s]
+            out[lay[L_LEN] + 4 * p + s, row] = suit_len(hands[p], s)
+        scratch[S_LIMITS + p], scratch[S_TRUMPS + p] = _bid_limit(hands[p], melds, ra, pp)
+
+
+@jit
+def _record_auction(
+    calls: np.ndarray, n_calls: int, ra: np.ndarray, out: np.ndarray, row: int, lay: np.ndarray
+) -> None:
+    """Number of calls and each side's highest bid (0 = never bid)."""
+    out[lay[L_N_CALLS], row] = n_calls
+    partners = ra[RA_PARTNERS] != 0
+    n_sides = 2 if partners else ra[RA_PLAYERS]
+    for k in range(n_sides):
+        out[lay[L_HIGH_BID] + k, row] = 0
+    for i in range(n_calls):
+        col = lay[L_HIGH_BID] + _side(calls[2 * i], partners)
+        out[col, row] = max(out[col, row], calls[2 * i + 1])
+
+
+@jit
+def _improve_hands(
+    hands: np.ndarray,
+    widow: int,
+    bidder: int,
+    trump: int,
+    ra: np.ndarray,
+    ma: np.ndarray,
+    pp: np.ndarray,
+    seed: int,
+    h: int,
+    rs: np.ndarray,
+    out: np.ndarray,
+    row: int,
+    lay: np.ndarray,
+    trace: np.ndarray,
+    tracing: bool,
+) -> int:
+    """The pass between partners, or the widow taken and discards made by the bidder; returns
+    the trick points of discarded counters credited to the bidder (0 if none)."""
+    if lay[L_PASSED] >= 0:
+        to_bidder = 0
+        to_partner = 0
+        if ra[RA_PASS] > 0:
+            stream_init(rs, seed, h, STREAM_PASS)
+            to_bidder, to_partner = _exchange(hands, bidder, trump, ra[RA_PASS], ma, pp, rs)
+        out[lay[L_PASSED], row] = to_bidder
+        out[lay[L_PASSED] + 1, row] = to_partner
+    if lay[L_WIDOW] < 0:
+        return 0
+    stream_init(rs, seed, h, STREAM_DISCARD)
+    hands[bidder] = _add_all(hands[bidder], widow)
+    discards = _discards(hands[bidder], ra[RA_DISCARD], trump, ma, pp, rs)
+    hands[bidder] = _remove_all(hands[bidder], discards)
+    points = 0
+    if ra[RA_DISCARDS_COUNT]:
+        for f in range(24):
+            copies = ((discards >> f) & 1) + ((discards >> (24 + f)) & 1)
+            points += copies * ra[RA_POINTS + f % 6]
+    out[lay[L_WIDOW], row] = widow
+    out[lay[L_WIDOW] + 1, row] = discards
+    out[lay[L_DISCARD_POINTS], row] = points
+    if tracing:
+        trace[T_WIDOW] = widow
+        trace[T_WIDOW + 1] = discards
+    return points
+
+
+@jit
+def _score_hand(
+    bidder: int,
+    bid: int,
+    conceded: bool,
+    ra: np.ndarray,
+    sides: np.ndarray,
+    out: np.ndarray,
+    row: int,
+    lay: np.ndarray,
+) -> bool:
+    """Score every side (RULES.md 8) from ``sides`` (trick points, counters, tricks won, meld);
+    returns whether the bidding side made its bid."""
+    partners = ra[RA_PARTNERS] != 0
+    n_sides = 2 if partners else ra[RA_PLAYERS]
+    save = ra[RA_SAVE] != 0
+    bside = _side(bidder, partners)
+    made = False
+    for k in range(n_sides):
+        meld = sides[12 + k]
+        tricks = sides[k]
+        if k == bside:
+            score, made = _score_bidding(meld, tricks, bid, save, conceded)
+        else:
+            score = _score_other(meld, tricks, save, conceded)
+        out[lay[L_TEAM_MELD] + k, row] = meld
+        out[lay[L_TEAM_TRICKS] + k, row] = tricks
+        out[lay[L_COUNTERS] + k, row] = sides[4 + k]
+        out[lay[L_TRICKS_WON] + k, row] = sides[8 + k]
+        out[lay[L_SCORE] + k, row] = score
+    return made
+
+
+@jit
 def _play_hand(
     ra: np.ndarray,
     ma: np.ndarray,
     pp: np.ndarray,
+    lay: np.ndarray,
     seed: int,
     h: int,
     fixed_dealer: int,
@@ -181,98 +321,51 @@ def _play_hand(
 ) -> None:
     """Play hand ``h`` of ``seed`` into column row ``row`` of ``out``."""
     players = ra[RA_PLAYERS]
-    deck = scratch[0:48]
-    hands = scratch[48:52]
-    melds = scratch[52:68]
-    limits = scratch[68:72]
-    trumps = scratch[72:76]
-    calls = scratch[76 : 76 + 2 * MAX_CALLS]
+    partners = ra[RA_PARTNERS] != 0
+    hands = scratch[S_HANDS : S_HANDS + 4]
+    calls = scratch[S_CALLS:S_SIDES]
+    sides = scratch[S_SIDES : S_SIDES + 16]
     dealer = h % players if fixed_dealer < 0 else fixed_dealer
-    _deal(seed, h, players, ra[RA_HAND_SIZE], ra[RA_WIDOW], deck, rs, hands)
+    widow = _deal(
+        seed, h, players, ra[RA_HAND_SIZE], ra[RA_WIDOW], scratch[S_DECK:S_HANDS], rs, hands
+    )
     out[C_HAND, row] = h
     out[C_DEALER, row] = dealer
-    for p in range(players):
-        out[C_DEALT + p, row] = hands[p]
-        out[C_ACES + p, row] = count_aces(hands[p])
-        for s in range(4):
-            melds[4 * p + s] = _meld(hands[p], s, ma)
-            out[C_MELD_PRE + 4 * p + s, row] = melds[4 * p + s]
-            out[C_LEN + 4 * p + s, row] = suit_len(hands[p], s)
-        limits[p], trumps[p] = _bid_limit(hands[p], melds[4 * p : 4 * p + 4], ra, pp)
-    bidder, bid, stuck, n_calls = _auction(dealer, players, limits, ra, pp, calls)
-    trump = trumps[bidder]
-    high0 = 0
-    high1 = 0
-    for i in range(n_calls):
-        if calls[2 * i] % 2 == 0:
-            high0 = max(high0, calls[2 * i + 1])
-        else:
-            high1 = max(high1, calls[2 * i + 1])
+    _value_hands(hands, ra, ma, pp, scratch, out, row, lay)
+    bidder, bid, stuck, n_calls = _auction(
+        dealer, players, scratch[S_LIMITS:S_TRUMPS], ra, pp, calls
+    )
+    trump = scratch[S_TRUMPS + bidder]
     out[C_BIDDER, row] = bidder
     out[C_BID, row] = bid
     out[C_TRUMP, row] = trump
     out[C_STUCK, row] = stuck
-    out[C_N_CALLS, row] = n_calls
-    out[C_HIGH_BID, row] = high0
-    out[C_HIGH_BID + 1, row] = high1
-    to_bidder = 0
-    to_partner = 0
-    if ra[RA_PASS] > 0:
-        stream_init(rs, seed, h, STREAM_PASS)
-        to_bidder, to_partner = _exchange(hands, bidder, trump, ra[RA_PASS], ma, pp, rs)
-    out[C_PASSED_TO_BIDDER, row] = to_bidder
-    out[C_PASSED_TO_PARTNER, row] = to_partner
-    team_meld0 = 0
-    team_meld1 = 0
-    for p in range(players):
-        m = _meld(hands[p], trump, ma)
-        out[C_MELD + p, row] = m
-        if p % 2 == 0:
-            team_meld0 += m
-        else:
-            team_meld1 += m
+    _record_auction(calls, n_calls, ra, out, row, lay)
     if tracing:
         trace[T_NCALLS] = n_calls
         for i in range(2 * n_calls):
             trace[T_CALLS + i] = calls[i]
-        for p in range(players):
-            trace[T_HANDS + p] = hands[p]
         trace[T_NTRICKS] = 0
-    bteam = bidder % 2
-    meld_bid = team_meld0 if bteam == 0 else team_meld1
-    meld_other = team_meld1 if bteam == 0 else team_meld0
-    hopeless = bid - meld_bid > ra[RA_TOTAL]
+    discard_points = _improve_hands(
+        hands, widow, bidder, trump, ra, ma, pp, seed, h, rs, out, row, lay, trace, tracing
+    )
+    for i in range(16):
+        sides[i] = 0
+    for p in range(players):
+        m = _meld(hands[p], trump, ma)
+        out[lay[L_MELD] + p, row] = m
+        sides[12 + _side(p, partners)] += m
+        if tracing:
+            trace[T_HANDS + p] = hands[p]
+    bside = _side(bidder, partners)
+    hopeless = bid - sides[12 + bside] > ra[RA_TOTAL]
     conceded = ra[RA_THROW_IN] != 0 and hopeless and pp[PP_CONCEDE] == CONCEDE_CONCEDE
-    t0 = 0
-    t1 = 0
-    c0 = 0
-    c1 = 0
-    w0 = 0
-    w1 = 0
     if not conceded:
         stream_init(rs, seed, h, STREAM_PLAY)
-        acc = scratch[68:74]  # limits and trumps are no longer needed
-        for i in range(6):
-            acc[i] = 0
-        _play_tricks(hands, bidder, trump, ra, pp, rs, acc, trace, tracing)
-        t0, t1, c0, c1, w0, w1 = acc[0], acc[1], acc[2], acc[3], acc[4], acc[5]
-    tricks_bid = t0 if bteam == 0 else t1
-    tricks_other = t1 if bteam == 0 else t0
-    s_bid, s_other, made = _score_sides(
-        meld_bid, meld_other, tricks_bid, tricks_other, bid, ra[RA_SAVE] != 0, conceded
-    )
+        _play_tricks(hands, bidder, trump, ra, pp, rs, sides, trace, tracing)
+        sides[bside] += discard_points
     out[C_CONCEDED, row] = conceded
-    out[C_MADE, row] = made
-    out[C_TEAM_MELD, row] = team_meld0
-    out[C_TEAM_MELD + 1, row] = team_meld1
-    out[C_TEAM_TRICKS, row] = t0
-    out[C_TEAM_TRICKS + 1, row] = t1
-    out[C_COUNTERS, row] = c0
-    out[C_COUNTERS + 1, row] = c1
-    out[C_TRICKS_WON, row] = w0
-    out[C_TRICKS_WON + 1, row] = w1
-    out[C_SCORE + bteam, row] = s_bid
-    out[C_SCORE + 1 - bteam, row] = s_other
+    out[C_MADE, row] = _score_hand(bidder, bid, conceded, ra, sides, out, row, lay)
 
 
 @pjit
@@ -280,6 +373,7 @@ def _play_range(
     ra: np.ndarray,
     ma: np.ndarray,
     pp: np.ndarray,
+    lay: np.ndarray,
     seed: int,
     start: int,
     n: int,
@@ -289,9 +383,9 @@ def _play_range(
 ) -> None:
     """Play hands ``start .. start+n-1`` into ``out[:, 0:n]``, chunks in parallel.
 
-    Each chunk works on its own copies of the rule, meld and policy arrays and its own output
-    buffer: arrays shared between threads would have their reference counts bumped atomically
-    on every call, and that cache line would bounce between the cores.
+    Each chunk works on its own copies of the rule, meld, policy and layout arrays and its own
+    output buffer: arrays shared between threads would have their reference counts bumped
+    atomically on every call, and that cache line would bounce between the cores.
     """
     n_chunks = (n + chunk - 1) // chunk
     for c in prange(n_chunks):
@@ -300,6 +394,7 @@ def _play_range(
         ra_l = ra.copy()
         ma_l = ma.copy()
         pp_l = pp.copy()
+        lay_l = lay.copy()
         buf = np.empty((out.shape[0], hi - lo), dtype=np.int64)
         scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
         rs = np.empty(2, dtype=np.uint64)
@@ -309,6 +404,7 @@ def _play_range(
                 ra_l,
                 ma_l,
                 pp_l,
+                lay_l,
                 seed,
                 start + i,
                 fixed_dealer,
@@ -327,6 +423,7 @@ def _trace_one(
     ra: np.ndarray,
     ma: np.ndarray,
     pp: np.ndarray,
+    lay: np.ndarray,
     seed: int,
     h: int,
     fixed_dealer: int,
@@ -336,4 +433,4 @@ def _trace_one(
     """Play one hand with tracing on (``out`` has one column)."""
     scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
-    _play_hand(ra, ma, pp, seed, h, fixed_dealer, out, 0, scratch, rs, trace, True)
+    _play_hand(ra, ma, pp, lay, seed, h, fixed_dealer, out, 0, scratch, rs, trace, True)

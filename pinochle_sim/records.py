@@ -1,94 +1,110 @@
 """The per-hand record: every Parquet column, its dtype and meaning, in one place.
 
-``pinochle-sim schema`` prints this table. Seats are 0..3 clockwise, team 0 is seats 0 and 2;
-suits are numbered 0..3 in the order S, H, D, C; packed hands decode with
-``pinochle_sim.decode_hand`` (encoding documented in :mod:`pinochle_sim.cards`).
+``pinochle-sim schema`` prints this table. Seats are 0..N-1 clockwise; a *side* (the ``_k``
+suffix of the team columns) is a partnership, team 0 being seats 0 and 2, or in games without
+partners (three-hand) a single player, side k = seat k. Suits are numbered 0..3 in the order
+S, H, D, C; packed hands decode with ``pinochle_sim.decode_hand`` (encoding documented in
+:mod:`pinochle_sim.cards`). Which columns exist depends on the ruleset (:mod:`.layout`).
 """
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pyarrow as pa
 
-from .engine import COL
+from .layout import layout_for
+from .rules import PRESETS, Ruleset
 
 SUIT_WORDS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 
-
-def _fields() -> list[tuple[str, pa.DataType, str]]:
-    f: list[tuple[str, pa.DataType, str]] = [
-        ("hand", pa.int64(), "hand index within the seed (the record's key)"),
-        ("dealer", pa.int8(), "dealer seat (hand index mod 4 unless fixed)"),
-        ("bidder", pa.int8(), "seat that won the auction (the dealer when stuck)"),
-        ("bid", pa.int16(), "winning bid"),
-        ("trump", pa.int8(), "trump suit named by the bidder: 0 S, 1 H, 2 D, 3 C"),
-        ("stuck", pa.bool_(), "everyone passed and the dealer is stuck at the minimum bid"),
-        ("conceded", pa.bool_(), "the bidder threw in a bid out of reach (no tricks played)"),
-        ("made", pa.bool_(), "the bidding side made its bid"),
-    ]
-    f += [(f"dealt_{p}", pa.int64(), f"seat {p}'s dealt hand, packed") for p in range(4)]
-    f += [
-        (
-            f"meld_{p}_{s}",
-            pa.int16(),
-            f"seat {p}'s best meld from its dealt hand if {SUIT_WORDS[s]} were trump (pre-pass)",
-        )
-        for p in range(4)
-        for s in SUIT_WORDS
-    ]
-    f += [
-        (f"len_{p}_{s}", pa.int8(), f"seat {p}'s dealt number of {SUIT_WORDS[s]}")
-        for p in range(4)
-        for s in SUIT_WORDS
-    ]
-    f += [(f"aces_{p}", pa.int8(), f"seat {p}'s dealt number of aces") for p in range(4)]
-    f += [
-        (f"meld_{p}", pa.int16(), f"seat {p}'s meld after passing, in the named trump")
-        for p in range(4)
-    ]
-    f += [
-        ("passed_to_bidder", pa.int64(), "cards the partner passed to the bidder, packed"),
-        ("passed_to_partner", pa.int64(), "cards the bidder passed back, packed"),
-        ("n_calls", pa.int16(), "number of auction calls (bids and passes)"),
-        ("high_bid_0", pa.int16(), "team 0's highest bid in the auction (0 = never bid)"),
-        ("high_bid_1", pa.int16(), "team 1's highest bid in the auction (0 = never bid)"),
-        ("team_meld_0", pa.int16(), "team 0's meld after passing (before the save rule)"),
-        ("team_meld_1", pa.int16(), "team 1's meld after passing (before the save rule)"),
-        ("team_tricks_0", pa.int16(), "team 0's trick points incl. last trick (0 if conceded)"),
-        ("team_tricks_1", pa.int16(), "team 1's trick points incl. last trick (0 if conceded)"),
-        ("counters_0", pa.int8(), "counter cards (cards with trick points) won by team 0"),
-        ("counters_1", pa.int8(), "counter cards won by team 1"),
-        ("tricks_won_0", pa.int8(), "tricks won by team 0"),
-        ("tricks_won_1", pa.int8(), "tricks won by team 1"),
-        ("score_0", pa.int16(), "team 0's hand score (negative bid when set)"),
-        ("score_1", pa.int16(), "team 1's hand score (negative bid when set)"),
-    ]
-    return f
+_FIXED = {
+    "hand": (pa.int64(), "hand index within the seed (the record's key)"),
+    "dealer": (pa.int8(), "dealer seat (hand index mod players unless fixed)"),
+    "bidder": (pa.int8(), "seat that won the auction (the dealer when stuck)"),
+    "bid": (pa.int16(), "winning bid"),
+    "trump": (pa.int8(), "trump suit named by the bidder: 0 S, 1 H, 2 D, 3 C"),
+    "stuck": (pa.bool_(), "everyone passed and the dealer is stuck at the minimum bid"),
+    "conceded": (pa.bool_(), "the bidder threw in a bid out of reach (no tricks played)"),
+    "made": (pa.bool_(), "the bidding side made its bid"),
+    "passed_to_bidder": (pa.int64(), "cards the partner passed to the bidder, packed"),
+    "passed_to_partner": (pa.int64(), "cards the bidder passed back, packed"),
+    "widow": (pa.int64(), "the widow (taken by the bidder), packed"),
+    "discards": (pa.int64(), "cards the bidder discarded after taking the widow, packed"),
+    "discard_points": (pa.int16(), "trick points of discarded counters, credited to the bidder"),
+    "n_calls": (pa.int16(), "number of auction calls (bids and passes)"),
+}
+_FAMILIES = [
+    (r"dealt_(\d)", pa.int64(), "seat {0}'s dealt hand, packed"),
+    (
+        r"meld_(\d)_([shdc])",
+        pa.int16(),
+        "seat {0}'s best meld from its dealt hand if {1} were trump (before passing / widow)",
+    ),
+    (r"len_(\d)_([shdc])", pa.int8(), "seat {0}'s dealt number of {1}"),
+    (r"aces_(\d)", pa.int8(), "seat {0}'s dealt number of aces"),
+    (r"meld_(\d)", pa.int16(), "seat {0}'s meld after passing / discarding, in the named trump"),
+    (r"high_bid_(\d)", pa.int16(), "side {0}'s highest bid in the auction (0 = never bid)"),
+    (r"team_meld_(\d)", pa.int16(), "side {0}'s meld (before the save rule)"),
+    (
+        r"team_tricks_(\d)",
+        pa.int16(),
+        "side {0}'s trick points incl. last trick and discards (0 if conceded)",
+    ),
+    (r"counters_(\d)", pa.int8(), "counter cards (cards with trick points) won by side {0}"),
+    (r"tricks_won_(\d)", pa.int8(), "tricks won by side {0}"),
+    (r"score_(\d)", pa.int16(), "side {0}'s hand score (negative bid when set)"),
+]
 
 
-FIELDS = _fields()
-SCHEMA = pa.schema([pa.field(name, typ) for name, typ, _ in FIELDS])
+def _describe(name: str) -> tuple[pa.DataType, str]:
+    if name in _FIXED:
+        return _FIXED[name]
+    for pattern, typ, doc in _FAMILIES:
+        m = re.fullmatch(pattern, name)
+        if m:
+            words = [SUIT_WORDS.get(g, g) for g in m.groups()]
+            return typ, doc.format(*words)
+    raise KeyError(f"undocumented column {name!r}")
+
+
+def fields_for(rules: Ruleset) -> list[tuple[str, pa.DataType, str]]:
+    """(name, Arrow type, meaning) of every column a ruleset's records have, in order."""
+    return [(name, *_describe(name)) for name in layout_for(rules).names]
+
+
+def schema_for(rules: Ruleset) -> pa.Schema:
+    return pa.schema([pa.field(name, typ) for name, typ, _ in fields_for(rules)])
+
+
+FIELDS = fields_for(PRESETS["partnership"])
+"""The columns of the four-hand partnership presets."""
+SCHEMA = schema_for(PRESETS["partnership"])
 DOCS = {name: doc for name, _, doc in FIELDS}
-assert [name for name, _, _ in FIELDS] == list(COL), "records and engine columns disagree"
+
+_NO_DICTIONARY = {"hand", "passed_to_bidder", "passed_to_partner", "widow", "discards"}
 
 
-_NO_DICTIONARY = {"hand", "passed_to_bidder", "passed_to_partner"} | {
-    f"dealt_{p}" for p in range(4)
-}
-PARQUET_OPTIONS = {
-    "compression": "zstd",
-    "compression_level": 3,
-    # Packed hands are nearly all distinct: a dictionary only costs space and time there.
-    "use_dictionary": [name for name, _, _ in FIELDS if name not in _NO_DICTIONARY],
-    "column_encoding": {"hand": "DELTA_BINARY_PACKED"},
-}
-"""How part files are written (measured: ~53 bytes per hand, ~1 s per million rows)."""
+def parquet_options(rules: Ruleset) -> dict:
+    """How part files are written (measured: ~53 bytes per hand, ~1 s per million rows)."""
+    names = layout_for(rules).names
+    return {
+        "compression": "zstd",
+        "compression_level": 3,
+        # Packed hands are nearly all distinct: a dictionary only costs space and time there.
+        "use_dictionary": [n for n in names if n not in _NO_DICTIONARY and "dealt" not in n],
+        "column_encoding": {"hand": "DELTA_BINARY_PACKED"},
+    }
 
 
-def to_table(out: np.ndarray, metadata: dict[bytes, bytes] | None = None) -> pa.Table:
+def to_table(
+    out: np.ndarray, rules: Ruleset, metadata: dict[bytes, bytes] | None = None
+) -> pa.Table:
     """Engine output ``out[column, hand]`` (int64) to an Arrow table with compact dtypes."""
+    fields = fields_for(rules)
     arrays = []
-    for i, (_, typ, _) in enumerate(FIELDS):
+    for i, (name, typ, _) in enumerate(fields):
         col = out[i]
         if pa.types.is_boolean(typ):
             arrays.append(pa.array(col != 0))
@@ -97,18 +113,21 @@ def to_table(out: np.ndarray, metadata: dict[bytes, bytes] | None = None) -> pa.
             info = np.iinfo(dtype)
             if col.size and (col.min() < info.min or col.max() > info.max):
                 raise ValueError(
-                    f"column {FIELDS[i][0]!r} holds {int(col.min())}..{int(col.max())}, "
+                    f"column {name!r} holds {int(col.min())}..{int(col.max())}, "
                     f"which does not fit its {dtype} record type: use smaller point values"
                 )
             arrays.append(pa.array(col.astype(dtype, copy=False)))
-    schema = SCHEMA.with_metadata(metadata) if metadata else SCHEMA
-    return pa.Table.from_arrays(arrays, schema=schema)
+    schema = schema_for(rules)
+    return pa.Table.from_arrays(
+        arrays, schema=schema.with_metadata(metadata) if metadata else schema
+    )
 
 
-def schema_text() -> str:
+def schema_text(rules: Ruleset | None = None) -> str:
     """The column table shown by ``pinochle-sim schema``."""
-    width = max(len(n) for n, _, _ in FIELDS)
+    fields = fields_for(rules or PRESETS["partnership"])
+    width = max(len(n) for n, _, _ in fields)
     lines = [f"{'column':<{width}}  {'dtype':<6}  meaning"]
-    for name, typ, doc in FIELDS:
+    for name, typ, doc in fields:
         lines.append(f"{name:<{width}}  {typ!s:<6}  {doc}")
     return "\n".join(lines)

@@ -6,6 +6,29 @@ from ._jit import jit
 
 
 @jit
+def _score_bidding(
+    meld: int, tricks: int, bid: int, save_rule: bool, conceded: bool
+) -> tuple[int, bool]:
+    """The bidding side's hand score and whether it made its bid."""
+    if conceded:
+        return -bid, False
+    if save_rule and tricks == 0:
+        return -bid, False  # no trick points: its meld does not count, so it is set
+    made = meld + tricks >= bid
+    return (meld + tricks if made else -bid), made
+
+
+@jit
+def _score_other(meld: int, tricks: int, save_rule: bool, conceded: bool) -> int:
+    """A side that did not win the bid: its meld (+ tricks), subject to the save rule."""
+    if conceded:
+        return meld
+    if save_rule and tricks == 0:
+        return 0
+    return meld + tricks
+
+
+@jit
 def _score_sides(
     meld_bid: int,
     meld_other: int,
@@ -23,11 +46,5 @@ def _score_sides(
     * other side: counted meld + tricks;
     * concede (throw-in): bidding side -bid, other side scores its meld; no tricks were played.
     """
-    if conceded:
-        return -bid, meld_other, False
-    if save_rule and tricks_bid == 0:
-        meld_bid = 0
-    if save_rule and tricks_other == 0:
-        meld_other = 0
-    made = meld_bid + tricks_bid >= bid and not (save_rule and tricks_bid == 0)
-    return (meld_bid + tricks_bid if made else -bid), meld_other + tricks_other, made
+    score_bid, made = _score_bidding(meld_bid, tricks_bid, bid, save_rule, conceded)
+    return score_bid, _score_other(meld_other, tricks_other, save_rule, conceded), made

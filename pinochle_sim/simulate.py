@@ -17,7 +17,8 @@ from typing import Any
 import numba
 import numpy as np
 
-from .engine import COLUMNS, NCOL, TRACE_SIZE, _play_range, _trace_one
+from .engine import TRACE_SIZE, _play_range, _trace_one
+from .layout import Layout, layout_for
 from .meld import meld_table_array
 from .policies import DEFAULT_POLICIES, PolicySet
 from .rules import Ruleset, resolve_rules
@@ -36,6 +37,7 @@ class EngineInputs:
     ra: np.ndarray
     ma: np.ndarray
     pp: np.ndarray
+    layout: Layout
 
 
 def engine_inputs(
@@ -43,31 +45,27 @@ def engine_inputs(
 ) -> EngineInputs:
     """Resolve and check rules and policies for the engine."""
     r = resolve_rules(rules)
-    if not (
-        r.players == 4
-        and r.partnerships
-        and r.trump_by == "auction"
-        and r.widow == 0
-        and r.meld_timing == "after-pass"
-    ):
+    if r.trump_by != "auction" or r.meld_timing != "after-pass":
         raise ValueError(
-            f"rules {r.name!r}: the engine plays 4-player partnership auction games so far; "
-            "two-hand and three-hand play is planned (see the issues)"
+            f"rules {r.name!r}: the engine plays auction games (four-hand partnership and "
+            "three-hand); two-hand play (turned-up trump, stock, melding after tricks) is planned"
         )
     not_played_here = {
         "rounding": r.rounding != "none",
         "stock_phase": r.stock_phase,
         "turnup_dix": r.turnup_dix != 0,
-        "discards_count": r.discards_count,
+        "discards_count": r.discards_count and r.widow == 0,
     }
     unsupported = [key for key, value in not_played_here.items() if value]
     if unsupported:
-        raise ValueError(f"rules {r.name!r}: the four-hand engine does not implement "
-                         f"{', '.join(unsupported)} (two-hand / three-hand rules)")  # fmt: skip
+        raise ValueError(
+            f"rules {r.name!r}: the auction engine does not implement "
+            f"{', '.join(unsupported)} (two-hand rules)"
+        )
     ma = meld_table_array(r)
     _check_record_range(r, ma)
     p = policies or DEFAULT_POLICIES
-    return EngineInputs(r, p, rule_array(r), ma, p.to_array())
+    return EngineInputs(r, p, rule_array(r), ma, p.to_array(), layout_for(r))
 
 
 RECORD_MAX = 32767
@@ -132,11 +130,12 @@ def play_hands_array(
     if dealer is not None and not 0 <= dealer < inputs.rules.players:
         raise ValueError(f"dealer must be a seat 0..{inputs.rules.players - 1}")
     if out is None:
-        out = np.empty((NCOL, count), dtype=np.int64)
+        out = np.empty((inputs.layout.ncol, count), dtype=np.int64)
     _play_range(
         inputs.ra,
         inputs.ma,
         inputs.pp,
+        inputs.layout.offsets,
         seed,
         start,
         count,
@@ -165,7 +164,7 @@ def play_hands(
     inputs = engine_inputs(rules, policies)
     with threads(threads_):
         out = play_hands_array(inputs, seed, start, count, chunk, dealer)
-    return {name: out[i] for i, name in enumerate(COLUMNS)}
+    return {name: out[i] for i, name in enumerate(inputs.layout.names)}
 
 
 def trace_arrays(
@@ -173,10 +172,18 @@ def trace_arrays(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(one-column output, trace array) of a single hand, from the same engine as the batch."""
     _check_range(seed, hand, 1)
-    out = np.zeros((NCOL, 1), dtype=np.int64)
+    out = np.zeros((inputs.layout.ncol, 1), dtype=np.int64)
     trace = np.zeros(TRACE_SIZE, dtype=np.int64)
     _trace_one(
-        inputs.ra, inputs.ma, inputs.pp, seed, hand, -1 if dealer is None else dealer, out, trace
+        inputs.ra,
+        inputs.ma,
+        inputs.pp,
+        inputs.layout.offsets,
+        seed,
+        hand,
+        -1 if dealer is None else dealer,
+        out,
+        trace,
     )
     return out[:, 0], trace
 
@@ -246,7 +253,8 @@ def run(
         progress(folder.hands_done())
     t0 = time.perf_counter()
     computed = 0
-    buffers = [np.empty((NCOL, min(part_size, hands)), dtype=np.int64) for _ in range(2)]
+    ncol = inputs.layout.ncol
+    buffers = [np.empty((ncol, min(part_size, hands)), dtype=np.int64) for _ in range(2)]
     with threads(threads_), ThreadPoolExecutor(max_workers=1) as pool:
         pending = None
         pending_count = 0
@@ -255,7 +263,7 @@ def run(
             buf = buffers[i % 2][:, :count]
             play_hands_array(inputs, seed, start, count, dealer=dealer, out=buf)
             meta = provenance(settings, start, count, folder.created)
-            table = to_table(buf, {META_KEY: json.dumps(meta).encode()})
+            table = to_table(buf, inputs.rules, {META_KEY: json.dumps(meta).encode()})
             if pending is not None:
                 pending.result()
                 if progress:

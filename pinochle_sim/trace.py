@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import SUITS, card_name, decode_hand
-from .engine import COL, T_CALLS, T_HANDS, T_NCALLS, T_NTRICKS, T_TRICKS, TRICK_WIDTH
+from .engine import T_CALLS, T_HANDS, T_NCALLS, T_NTRICKS, T_TRICKS, T_WIDOW, TRICK_WIDTH
 from .meld import score_meld
 from .policies import PolicySet
 from .rules import Ruleset
@@ -24,11 +24,15 @@ def hand_record(
     policies: PolicySet | None = None,
     dealer: int | None = None,
 ) -> dict[str, Any]:
-    """Everything that happened in hand ``hand`` of ``seed`` (keys as in ``show --json``)."""
+    """Everything that happened in hand ``hand`` of ``seed`` (keys as in ``show --json``).
+
+    Team lists are per side: the two partnerships (team 0 = seats 0 and 2), or each player in
+    games without partners. Three-hand records add ``widow``, ``discards``, ``discard_points``.
+    """
     inputs = engine_inputs(rules, policies)
     row, trace = trace_arrays(inputs, seed, hand, dealer)
     r = inputs.rules
-    col = {name: int(row[i]) for name, i in COL.items()}
+    col = {name: int(row[i]) for name, i in inputs.layout.index.items()}
     trump = col["trump"]
     calls = [
         {
@@ -62,7 +66,8 @@ def hand_record(
                 "points": int(trace[base + 6]),
             }
         )
-    return {
+    sides = range(r.teams)
+    rec: dict[str, Any] = {
         "rules": r.name,
         "seed": seed,
         "hand": hand,
@@ -73,22 +78,30 @@ def hand_record(
         "bid": col["bid"],
         "trump": SUITS[trump],
         "stuck": bool(col["stuck"]),
-        "passed_to_bidder": decode_hand(col["passed_to_bidder"]),
-        "passed_to_partner": decode_hand(col["passed_to_partner"]),
+    }
+    if "passed_to_bidder" in col:
+        rec["passed_to_bidder"] = decode_hand(col["passed_to_bidder"])
+        rec["passed_to_partner"] = decode_hand(col["passed_to_partner"])
+    if "widow" in col:
+        rec["widow"] = decode_hand(int(trace[T_WIDOW]))
+        rec["discards"] = decode_hand(int(trace[T_WIDOW + 1]))
+        rec["discard_points"] = col["discard_points"]
+    rec |= {
         "hands": [decode_hand(h) for h in after],
         "meld": melds,
         "conceded": bool(col["conceded"]),
         "tricks": tricks,
-        "team_meld": [col["team_meld_0"], col["team_meld_1"]],
-        "team_tricks": [col["team_tricks_0"], col["team_tricks_1"]],
+        "team_meld": [col[f"team_meld_{k}"] for k in sides],
+        "team_tricks": [col[f"team_tricks_{k}"] for k in sides],
         "made": bool(col["made"]),
-        "score": [col["score_0"], col["score_1"]],
+        "score": [col[f"score_{k}"] for k in sides],
         "policies": inputs.policies.resolved(),
     }
+    return rec
 
 
-def _seat(p: int) -> str:
-    return f"{p} {SEAT_NAMES[p]:<5}"
+def _seat(p: int, players: int = 4) -> str:
+    return f"{p} {SEAT_NAMES[p]:<5}" if players == 4 else f"seat {p}"
 
 
 def _by_suit(cards: list[str]) -> str:
@@ -101,31 +114,52 @@ def _by_suit(cards: list[str]) -> str:
 
 def format_hand(rec: dict[str, Any]) -> str:
     """A hand as a person would read it."""
+    n = len(rec["dealt"])
+    partners = len(rec["score"]) == 2 and n == 4
+
+    def seat(p: int) -> str:
+        return _seat(p, n)
+
     lines = [
         f"=== {rec['rules']}  seed {rec['seed']}  hand {rec['hand']}  "
-        f"dealer {_seat(rec['dealer']).strip()} ==="
+        f"dealer {seat(rec['dealer']).strip()} ==="
     ]
-    lines.append("Dealt (team 0 = seats 0+2, team 1 = seats 1+3):")
+    lines.append(
+        "Dealt (team 0 = seats 0+2, team 1 = seats 1+3):"
+        if partners
+        else "Dealt (each plays for self):"
+    )
     for p, cards in enumerate(rec["dealt"]):
-        lines.append(f"  {_seat(p)}  {_by_suit(cards)}")
+        lines.append(f"  {seat(p)}  {_by_suit(cards)}")
+    if "widow" in rec:
+        lines.append(f"  widow    {' '.join(rec['widow'])}")
     calls = ", ".join(
         f"{c['seat']}:{'pass' if c['bid'] is None else c['bid']}" for c in rec["auction"]
     )
     lines.append(f"Auction: {calls}")
     how = "dealer stuck" if rec["stuck"] else "won the auction"
     lines.append(f"Bidder: seat {rec['bidder']} ({how}) at {rec['bid']}, trump {rec['trump']}")
-    if rec["passed_to_bidder"]:
+    changed = False
+    if rec.get("passed_to_bidder"):
         lines.append(
             f"Pass: partner -> bidder {' '.join(rec['passed_to_bidder'])};  "
             f"bidder -> partner {' '.join(rec['passed_to_partner'])}"
         )
-        lines.append("Hands after the pass:")
+        changed = True
+    if "widow" in rec:
+        lines.append(
+            f"Widow to the bidder: {' '.join(rec['widow'])};  discards "
+            f"{' '.join(rec['discards'])} (+{rec['discard_points']} for the bidder)"
+        )
+        changed = True
+    if changed:
+        lines.append("Hands before play:")
         for p, cards in enumerate(rec["hands"]):
-            lines.append(f"  {_seat(p)}  {_by_suit(cards)}")
+            lines.append(f"  {seat(p)}  {_by_suit(cards)}")
     lines.append("Meld:")
     for m in rec["meld"]:
         parts = ", ".join(f"{x['name']} {x['points']}" for x in m["melds"]) or "none"
-        lines.append(f"  {_seat(m['seat'])}  {m['points']:>4}  {parts}")
+        lines.append(f"  {seat(m['seat'])}  {m['points']:>4}  {parts}")
     if rec["conceded"]:
         lines.append("Bid out of reach: the bidder concedes; no tricks are played.")
     for i, t in enumerate(rec["tricks"], 1):
@@ -133,9 +167,13 @@ def format_hand(rec: dict[str, Any]) -> str:
         lines.append(
             f"  trick {i:>2}: lead {t['leader']}  {cards}   -> seat {t['winner']} (+{t['points']})"
         )
+    word = "Team" if partners else "Player"
     tm, tt, sc = rec["team_meld"], rec["team_tricks"], rec["score"]
-    lines.append(f"Team meld {tm[0]} / {tm[1]};  trick points {tt[0]} / {tt[1]}")
-    bt = rec["bidder"] % 2
+    lines.append(
+        f"{word} meld {' / '.join(map(str, tm))};  trick points {' / '.join(map(str, tt))}"
+    )
+    bt = rec["bidder"] % 2 if partners else rec["bidder"]
     outcome = "conceded (set)" if rec["conceded"] else ("made" if rec["made"] else "set")
-    lines.append(f"Bidding team {bt}: {outcome}.  Score: team 0 {sc[0]:+d}, team 1 {sc[1]:+d}")
+    scores = ", ".join(f"{word.lower()} {k} {v:+d}" for k, v in enumerate(sc))
+    lines.append(f"Bidding {word.lower()} {bt}: {outcome}.  Score: {scores}")
     return "\n".join(lines)

@@ -129,8 +129,9 @@ def test_meld_json_schema() -> None:
 
 
 def test_meld_json_trump_all() -> None:
-    doc = json.loads(ok("meld", ISSUE_HAND, "QS", "JD", "-t", "all", "--json",
-                        "--rules", "partnership-classic"))  # fmt: skip
+    doc = json.loads(
+        ok("meld", ISSUE_HAND, "QS", "JD", "-t", "all", "--json", "--rules", "partnership-classic")
+    )
     assert {"rules", "hand", "results"} <= set(doc) <= {"rules", "hand", "results", "best"}
     assert doc["rules"] == "partnership-classic"
     assert [r["trump"] for r in doc["results"]] == list("SHDC")
@@ -143,8 +144,11 @@ def test_meld_json_trump_all() -> None:
 
 def test_meld_json_empty_meld() -> None:
     doc = json.loads(ok("meld", "9S", "-t", "H", "--json"))
-    assert doc == {"rules": "partnership", "hand": ["9S"],
-                   "results": [{"trump": "H", "total": 0, "melds": []}]}  # fmt: skip
+    assert doc == {
+        "rules": "partnership",
+        "hand": ["9S"],
+        "results": [{"trump": "H", "total": 0, "melds": []}],
+    }
 
 
 # --------------------------------------------------------------------------- meld, --rules FILE
@@ -204,8 +208,13 @@ def test_rules_lists_presets() -> None:
     lines = out.strip().splitlines()
     assert len(lines) == 5
     assert [line.split()[0] for line in lines] == list(PRESETS)
-    assert set(PRESETS) == {"partnership", "partnership-classic", "joedog", "two-hand",
-                            "three-hand"}  # fmt: skip
+    assert set(PRESETS) == {
+        "partnership",
+        "partnership-classic",
+        "joedog",
+        "two-hand",
+        "three-hand",
+    }
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

@@ -592,7 +592,7 @@ def test_empty_range_and_bad_arguments() -> None:
             play_hands(seed=1, **{"count": 5, **kwargs})
 
 
-@pytest.mark.parametrize("rules", ["two-hand", "three-hand", "2", "cutthroat"])
+@pytest.mark.parametrize("rules", ["two-hand", "2"])
 def test_unsupported_presets_are_refused(rules: str) -> None:
     with pytest.raises(ValueError):
         play_hands(seed=1, count=5, rules=rules)

@@ -56,8 +56,9 @@ def pack(faces: list[int]) -> int:
 
 
 def faces_of(text: str) -> list[int]:
-    return [NAMES.index("10" + c[1:] if c.upper().startswith("T") else c.upper())
-            for c in text.split()]  # fmt: skip
+    return [
+        NAMES.index("10" + c[1:] if c.upper().startswith("T") else c.upper()) for c in text.split()
+    ]
 
 
 def _id(e: dict) -> str:
@@ -290,14 +291,38 @@ def sample_hands(n: int, seed: int) -> tuple[tuple[int, ...], ...]:
 
 # Meld kinds that must actually occur in the sample (oracle names), per table.
 RARE_KINDS = {
-    "A": ("run", "double run", "run+extra K", "run+extra Q", "run+trump marriage", "eight aces",
-          "eight kings", "eight queens", "eight jacks", "double pinochle"),
-    "B": ("run", "double run", "eight aces", "eight kings", "eight queens", "eight jacks",
-          "double pinochle"),
-    "C": ("run", "double run", "eight aces", "eight kings", "eight queens", "eight jacks",
-          "double pinochle"),
+    "A": (
+        "run",
+        "double run",
+        "run+extra K",
+        "run+extra Q",
+        "run+trump marriage",
+        "eight aces",
+        "eight kings",
+        "eight queens",
+        "eight jacks",
+        "double pinochle",
+    ),
+    "B": (
+        "run",
+        "double run",
+        "eight aces",
+        "eight kings",
+        "eight queens",
+        "eight jacks",
+        "double pinochle",
+    ),
+    "C": (
+        "run",
+        "double run",
+        "eight aces",
+        "eight kings",
+        "eight queens",
+        "eight jacks",
+        "double pinochle",
+    ),
     "D": ("run", "double pinochle", "aces around", "jacks around"),
-}  # fmt: skip
+}
 
 
 _ORACLE_MEMO: dict[tuple[int, int, str], list[tuple[str, int]]] = {}
@@ -402,14 +427,24 @@ def test_preset_tables_match_rules_md() -> None:
     assert a.around == (100, 80, 60, 40) and a.eight == (1000, 800, 600, 400)
     b = TABLE_B
     assert (b.run_extra_king, b.run_extra_queen, b.run_trump_marriage) == (0, 0, 0)
-    assert dataclasses.replace(b, name="A", run_extra_king=190, run_extra_queen=190,
-                               run_trump_marriage=230) == a  # fmt: skip
+    assert (
+        dataclasses.replace(
+            b, name="A", run_extra_king=190, run_extra_queen=190, run_trump_marriage=230
+        )
+        == a
+    )
     c = TABLE_C
     assert (c.run, c.double_run, c.dix, c.trump_marriage, c.marriage) == (15, 150, 1, 4, 2)
     assert (c.pinochle, c.double_pinochle) == (4, 30)
     assert c.around == (10, 8, 6, 4) and c.eight == (100, 80, 60, 40)
     d = TABLE_D
     assert (d.run, d.trump_marriage, d.marriage, d.dix, d.pinochle, d.double_pinochle) == (
-        150, 40, 20, 10, 40, 300)  # fmt: skip
+        150,
+        40,
+        20,
+        10,
+        40,
+        300,
+    )
     assert d.around == (100, 80, 60, 40)
     assert d.double_run == 0 and d.eight == (0, 0, 0, 0)

@@ -99,9 +99,10 @@ def test_grouped_quantiles_match_numpy_inverted_cdf():
 
 def test_meld_by_trump_length_hand_computed():
     # Two hands. Every seat-suit pair is one observation.
-    rows = [{"meld_0_s": 40, "len_0_s": 3, "meld_1_h": 100, "len_1_h": 5, "meld_2_d": 60,
-             "len_2_d": 3},
-            {"meld_0_s": 20, "len_0_s": 3, "len_3_c": 5, "meld_3_c": 10}]  # fmt: skip
+    rows = [
+        {"meld_0_s": 40, "len_0_s": 3, "meld_1_h": 100, "len_1_h": 5, "meld_2_d": 60, "len_2_d": 3},
+        {"meld_0_s": 20, "len_0_s": 3, "len_3_c": 5, "meld_3_c": 10},
+    ]
     # every other seat-suit pair has length 0 and meld 0
     t = questions.meld_by_trump_length(synthetic(rows))
     sd3 = t[(t["suits"] == "spades/diamonds") & (t["trump_length"] == 3)].iloc[0]
@@ -118,10 +119,28 @@ def test_meld_by_trump_length_hand_computed():
 
 def test_pass_value_and_partner_hand_computed():
     # Bidder seat 1, trump H (1). Seat 1 melds 60 dealt, 120 after; partner seat 3: 40 -> 20.
-    rows = [{"bidder": 1, "trump": 1, "meld_1_h": 60, "meld_1": 120, "meld_3_h": 40,
-             "meld_3": 20, "len_1_h": 5, "len_3_h": 2},
-            {"bidder": 0, "trump": 0, "meld_0_s": 100, "meld_0": 100, "meld_2_s": 0,
-             "meld_2": 30, "len_0_s": 6, "len_2_s": 1}]  # fmt: skip
+    rows = [
+        {
+            "bidder": 1,
+            "trump": 1,
+            "meld_1_h": 60,
+            "meld_1": 120,
+            "meld_3_h": 40,
+            "meld_3": 20,
+            "len_1_h": 5,
+            "len_3_h": 2,
+        },
+        {
+            "bidder": 0,
+            "trump": 0,
+            "meld_0_s": 100,
+            "meld_0": 100,
+            "meld_2_s": 0,
+            "meld_2": 30,
+            "len_0_s": 6,
+            "len_2_s": 1,
+        },
+    ]
     t = questions.pass_value(synthetic(rows))
     allrow = t[t["team_trumps"] == "all"].set_index("measure")
     assert allrow.loc["bidder gain", "mean"] == pytest.approx((60 + 0) / 2)
@@ -138,10 +157,17 @@ def test_go_set_and_auction_hand_computed():
     rows = [
         {"bidder": 0, "dealer": 3, "bid": 250, "made": 1, "team_meld_0": 200, "len_0_s": 6},
         {"bidder": 1, "dealer": 3, "bid": 250, "made": 0, "team_meld_1": 50, "len_1_s": 3},
-        {"bidder": 3, "dealer": 3, "bid": 250, "stuck": 1, "made": 0, "conceded": 1,
-         "team_meld_1": 0},
+        {
+            "bidder": 3,
+            "dealer": 3,
+            "bid": 250,
+            "stuck": 1,
+            "made": 0,
+            "conceded": 1,
+            "team_meld_1": 0,
+        },
         {"bidder": 2, "dealer": 3, "bid": 300, "made": 1, "team_meld_0": 260},
-    ]  # fmt: skip
+    ]
     t = questions.go_set(synthetic(rows))
     b250 = t[(t["by"] == "bid") & (t["level"] == "250")].iloc[0]
     assert (b250["n"], b250["k"]) == (3, 2) and b250["concede_p"] == pytest.approx(1 / 3)
@@ -162,12 +188,28 @@ def test_go_set_and_auction_hand_computed():
 
 def test_bid_vs_meld_and_tricks_hand_computed():
     rows = [
-        {"bidder": 0, "bid": 300, "team_meld_0": 100, "team_tricks_0": 200, "aces_0": 2,
-         "aces_2": 1, "trump": 2, "len_0_d": 4, "len_2_d": 3},
-        {"bidder": 3, "bid": 300, "team_meld_1": 140, "team_tricks_1": 150, "aces_3": 3,
-         "trump": 2, "len_3_d": 7},
+        {
+            "bidder": 0,
+            "bid": 300,
+            "team_meld_0": 100,
+            "team_tricks_0": 200,
+            "aces_0": 2,
+            "aces_2": 1,
+            "trump": 2,
+            "len_0_d": 4,
+            "len_2_d": 3,
+        },
+        {
+            "bidder": 3,
+            "bid": 300,
+            "team_meld_1": 140,
+            "team_tricks_1": 150,
+            "aces_3": 3,
+            "trump": 2,
+            "len_3_d": 7,
+        },
         {"bidder": 1, "bid": 350, "team_meld_1": 300, "conceded": 1},
-    ]  # fmt: skip
+    ]
     t = questions.bid_vs_meld(synthetic(rows)).set_index("bid")
     assert t.loc[300, "mean"] == pytest.approx(120) and t.loc[300, "n"] == 2
     assert t.loc[350, "mean_needed_from_tricks"] == pytest.approx(50)
@@ -180,8 +222,10 @@ def test_bid_vs_meld_and_tricks_hand_computed():
 
 
 def test_meld_distribution_hand_computed():
-    rows = [{"bidder": 0, "trump": 0, "meld_0_s": 100, "meld_0": 150, "meld_2": 30},
-            {"bidder": 1, "trump": 1, "meld_1_h": 20, "meld_1": 20}]  # fmt: skip
+    rows = [
+        {"bidder": 0, "trump": 0, "meld_0_s": 100, "meld_0": 150, "meld_2": 30},
+        {"bidder": 1, "trump": 1, "meld_1_h": 20, "meld_1": 20},
+    ]
     t = questions.meld_distribution(synthetic(rows))
     seat_post = t[(t["who"] == "seat") & (t["stage"] == "post-pass")].set_index("x")
     assert seat_post.loc[0, "n"] == 8 and seat_post.loc[20, "k"] == 3  # 150, 30, 20
@@ -246,8 +290,13 @@ def test_chart_renders_png_and_svg(name, real, tmp_path):
     from pinochle_sim.reports.style import save
 
     table = QUESTIONS[name](real)
-    meta = {"rules": "partnership", "seed": 99, "run_hands": len(real), "package_version": "x",
-            "policies": {"bid": {"name": "estimate", "params": {}}}}  # fmt: skip
+    meta = {
+        "rules": "partnership",
+        "seed": 99,
+        "run_hands": len(real),
+        "package_version": "x",
+        "policies": {"bid": {"name": "estimate", "params": {}}},
+    }
     fig = CHARTS[name](table, meta)
     assert fig.get_size_inches().tolist() == [16, 9] and fig.dpi == 100
     assert fig._suptitle is not None and fig._suptitle.get_text().strip()
@@ -273,8 +322,10 @@ def test_report_cli_on_small_run(tmp_path):
         assert (rep / f"{name}.png").exists() and (rep / f"{name}.svg").exists()
         assert (rep / f"{name}.csv").exists()
         assert "![" in md and f"({name}.png)" in md
-    only = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "o"),
-                                     "--only", "go_set", "--format", "png"])  # fmt: skip
+    only = CliRunner().invoke(
+        main,
+        ["report", str(out), "--out", str(tmp_path / "o"), "--only", "go_set", "--format", "png"],
+    )
     assert only.exit_code == 0 and sorted(p.name for p in (tmp_path / "o").iterdir()) == [
         "go_set.csv",
         "go_set.png",

@@ -32,83 +32,118 @@ PRESET_NAMES = ("partnership", "partnership-classic", "joedog", "two-hand", "thr
 # trick_points are by rank 9, J, Q, K, 10, A.
 RULES_MD_TABLE: dict[str, dict] = {
     "partnership": {
-        "players": 4, "partnerships": True,        # "4, partners opposite"
-        "hand_size": 12, "widow": 0,               # "12"
-        "trump_by": "auction",                     # "auction winner"
-        "min_bid": 250, "bid_steps": (10, 20),     # "250", "+10 or +20"
-        "all_pass": "dealer-stuck",                # "dealer stuck at minimum"
-        "pass_cards": 4,                           # "partner->bidder 4, bidder->partner 4"
-        "meld": "A",                               # "table A"
-        "trick_points": (0, 0, 0, 10, 10, 10),     # "A,10,K = 10 each"
-        "last_trick": 10, "total": 250,
-        "must_follow": True, "must_trump": True,   # "follow; else trump; else any"
-        "head_trick": "always",                    # "always, when a legal card can win"
-        "save_rule": True,                         # "yes (a side with 0 trick points ...)"
-        "throw_in": True,                          # "allowed iff bid - meld > total"
-        "game_target": 1500,                       # "1500, bidding side wins ties"
+        "players": 4,
+        "partnerships": True,  # "4, partners opposite"
+        "hand_size": 12,
+        "widow": 0,  # "12"
+        "trump_by": "auction",  # "auction winner"
+        "min_bid": 250,
+        "bid_steps": (10, 20),  # "250", "+10 or +20"
+        "all_pass": "dealer-stuck",  # "dealer stuck at minimum"
+        "pass_cards": 4,  # "partner->bidder 4, bidder->partner 4"
+        "meld": "A",  # "table A"
+        "trick_points": (0, 0, 0, 10, 10, 10),  # "A,10,K = 10 each"
+        "last_trick": 10,
+        "total": 250,
+        "must_follow": True,
+        "must_trump": True,  # "follow; else trump; else any"
+        "head_trick": "always",  # "always, when a legal card can win"
+        "save_rule": True,  # "yes (a side with 0 trick points ...)"
+        "throw_in": True,  # "allowed iff bid - meld > total"
+        "game_target": 1500,  # "1500, bidding side wins ties"
         "bidder_wins_ties": True,
     },
     "partnership-classic": {
-        "players": 4, "partnerships": True, "hand_size": 12, "widow": 0,
-        "trump_by": "auction", "min_bid": 250, "bid_steps": (10, 20),
-        "all_pass": "dealer-stuck", "pass_cards": 4,  # "4 and 4"
-        "meld": "B",                                  # "table B"
-        "trick_points": (0, 0, 0, 10, 10, 10), "last_trick": 10, "total": 250,
-        "must_follow": True, "must_trump": True,      # "same"
-        "head_trick": "always",                       # "always, when able"
-        "save_rule": False,                           # "no"
-        "throw_in": True,                             # "same"
-        "game_target": 1500, "bidder_wins_ties": True,  # "1500, same"
+        "players": 4,
+        "partnerships": True,
+        "hand_size": 12,
+        "widow": 0,
+        "trump_by": "auction",
+        "min_bid": 250,
+        "bid_steps": (10, 20),
+        "all_pass": "dealer-stuck",
+        "pass_cards": 4,  # "4 and 4"
+        "meld": "B",  # "table B"
+        "trick_points": (0, 0, 0, 10, 10, 10),
+        "last_trick": 10,
+        "total": 250,
+        "must_follow": True,
+        "must_trump": True,  # "same"
+        "head_trick": "always",  # "always, when able"
+        "save_rule": False,  # "no"
+        "throw_in": True,  # "same"
+        "game_target": 1500,
+        "bidder_wins_ties": True,  # "1500, same"
     },
     "joedog": {
-        "players": 4, "partnerships": True, "hand_size": 12, "widow": 0,
+        "players": 4,
+        "partnerships": True,
+        "hand_size": 12,
+        "widow": 0,
         "trump_by": "auction",
-        "min_bid": 25, "bid_steps": (1, 2),           # "25 (scale /10)", "+1 or +2"
+        "min_bid": 25,
+        "bid_steps": (1, 2),  # "25 (scale /10)", "+1 or +2"
         "all_pass": "dealer-stuck",
-        "pass_cards": 3,                              # "3 and 3"
-        "meld": "C",                                  # "table C (scale /10)"
-        "trick_points": (0, 0, 0, 1, 1, 1),           # "A,10,K = 1 each"
-        "last_trick": 1, "total": 25,                 # "1", "25"
-        "must_follow": True, "must_trump": True,
-        "head_trick": "trump-led",                    # "only when trump is led"
-        "save_rule": True,                            # "yes"
-        "throw_in": True,                             # "same (scale /10)"
-        "game_target": 150, "bidder_wins_ties": True,  # "150 (scale /10)"
+        "pass_cards": 3,  # "3 and 3"
+        "meld": "C",  # "table C (scale /10)"
+        "trick_points": (0, 0, 0, 1, 1, 1),  # "A,10,K = 1 each"
+        "last_trick": 1,
+        "total": 25,  # "1", "25"
+        "must_follow": True,
+        "must_trump": True,
+        "head_trick": "trump-led",  # "only when trump is led"
+        "save_rule": True,  # "yes"
+        "throw_in": True,  # "same (scale /10)"
+        "game_target": 150,
+        "bidder_wins_ties": True,  # "150 (scale /10)"
         "scale": 10,
     },
     "two-hand": {
-        "players": 2, "partnerships": False,          # "2, no teams"
-        "hand_size": 12, "widow": 0,                  # "12 + draws from stock"
-        "trump_by": "turn-up",                        # "turned-up card"
-        "min_bid": 0, "bid_steps": (),                # "none", "none"
-        "pass_cards": 0,                              # "none"
-        "meld": "D",                                  # "table D, melded after winning tricks"
+        "players": 2,
+        "partnerships": False,  # "2, no teams"
+        "hand_size": 12,
+        "widow": 0,  # "12 + draws from stock"
+        "trump_by": "turn-up",  # "turned-up card"
+        "min_bid": 0,
+        "bid_steps": (),  # "none", "none"
+        "pass_cards": 0,  # "none"
+        "meld": "D",  # "table D, melded after winning tricks"
         "meld_timing": "after-tricks",
-        "trick_points": (0, 2, 3, 4, 10, 11),         # "A 11, 10 10, K 4, Q 3, J 2, 9 0"
-        "last_trick": 10, "total": 250,
-        "stock_phase": True,                          # "stock phase: any card"
-        "must_follow": True, "must_trump": True,      # "last 12 tricks: follow, else trump"
-        "head_trick": "trump-led",                    # "last 12 tricks, only when trump is led"
-        "save_rule": False, "throw_in": False,        # "n/a", "n/a"
-        "game_target": 1000,                          # "one deal, or 1000 cumulative"
+        "trick_points": (0, 2, 3, 4, 10, 11),  # "A 11, 10 10, K 4, Q 3, J 2, 9 0"
+        "last_trick": 10,
+        "total": 250,
+        "stock_phase": True,  # "stock phase: any card"
+        "must_follow": True,
+        "must_trump": True,  # "last 12 tricks: follow, else trump"
+        "head_trick": "trump-led",  # "last 12 tricks, only when trump is led"
+        "save_rule": False,
+        "throw_in": False,  # "n/a", "n/a"
+        "game_target": 1000,  # "one deal, or 1000 cumulative"
     },
     "three-hand": {
-        "players": 3, "partnerships": False,          # "3, each for self"
-        "hand_size": 15, "widow": 3,                  # "15, widow of 3"
+        "players": 3,
+        "partnerships": False,  # "3, each for self"
+        "hand_size": 15,
+        "widow": 3,  # "15, widow of 3"
         "trump_by": "auction",
-        "min_bid": 250, "bid_steps": (10, 20),
+        "min_bid": 250,
+        "bid_steps": (10, 20),
         "all_pass": "dealer-stuck",
-        "pass_cards": 0, "discard": 3,                # "bidder takes widow, discards 3"
-        "discards_count": True,                       # "(discards count for bidder)"
-        "meld": "B",                                  # "table B"
-        "trick_points": (0, 0, 0, 10, 10, 10), "last_trick": 10, "total": 250,
-        "must_follow": True, "must_trump": True,      # "same as partnership"
-        "head_trick": "always",                       # "always, when able"
-        "save_rule": True,                            # "yes"
+        "pass_cards": 0,
+        "discard": 3,  # "bidder takes widow, discards 3"
+        "discards_count": True,  # "(discards count for bidder)"
+        "meld": "B",  # "table B"
+        "trick_points": (0, 0, 0, 10, 10, 10),
+        "last_trick": 10,
+        "total": 250,
+        "must_follow": True,
+        "must_trump": True,  # "same as partnership"
+        "head_trick": "always",  # "always, when able"
+        "save_rule": True,  # "yes"
         "throw_in": True,
         "game_target": 1500,
     },
-}  # fmt: skip
+}
 
 
 # --------------------------------------------------------------------------- presets
@@ -230,9 +265,9 @@ _printable = st.text(
     base=st.sampled_from(PRESET_NAMES),
     name=_printable,
     description=st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), max_size=30),
-    dix=st.integers(0, 10**6),
+    dix=st.integers(0, 100_000),  # VALUE_LIMIT: rule values are bounded
     around=st.tuples(*[st.integers(0, 5000)] * 4),
-    target=st.integers(1, 10**9),
+    target=st.integers(1, 100_000),
     save=st.booleans(),
 )
 def test_toml_round_trip_hypothesis(
@@ -272,8 +307,12 @@ def test_toml_overrides_from_preset() -> None:
     assert r.meld == dataclasses.replace(TABLE_B, dix=20)
     assert r.meld.run_extra_king == 0  # table B, not A
     # everything else is the preset's
-    assert r == p.replace(name="partnership-3pass", pass_cards=3, save_rule=False,
-                          meld=dataclasses.replace(TABLE_B, dix=20))  # fmt: skip
+    assert r == p.replace(
+        name="partnership-3pass",
+        pass_cards=3,
+        save_rule=False,
+        meld=dataclasses.replace(TABLE_B, dix=20),
+    )
     assert score_meld("9H 9H", "H", r).total == 40
     assert score_meld("AH 10H KH QH JH KH", "H", r).total == 150
 
@@ -321,9 +360,15 @@ def test_load_ruleset_bad_toml_file(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["pass_cards = ", "pass_cards = 3 4", "[meld\ndix = 1", "name = 'unterminated", "= 3",
-     "pass_cards = 3\npass_cards = 4"],
-)  # fmt: skip
+    [
+        "pass_cards = ",
+        "pass_cards = 3 4",
+        "[meld\ndix = 1",
+        "name = 'unterminated",
+        "= 3",
+        "pass_cards = 3\npass_cards = 4",
+    ],
+)
 def test_bad_toml_syntax(text: str) -> None:
     with pytest.raises(RulesError, match="TOML"):
         loads_ruleset(text)
@@ -412,3 +457,12 @@ def test_ruleset_constructor_validates() -> None:
         get_preset("partnership").replace(head_trick="maybe")
     with pytest.raises(RulesError, match=r"meld\.dix"):
         MeldTable(dix=-1)
+
+
+def test_values_beyond_the_limit_are_refused() -> None:
+    from pinochle_sim.rules.ruleset import VALUE_LIMIT
+
+    with pytest.raises(RulesError, match="game_target"):
+        loads_ruleset(f"game_target = {VALUE_LIMIT + 1}\n")
+    with pytest.raises(RulesError, match="meld.dix"):
+        loads_ruleset(f"[meld]\ndix = {VALUE_LIMIT + 1}\n")

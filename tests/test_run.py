@@ -92,8 +92,16 @@ def test_provenance_in_every_part(reference_run):
     starts = []
     for p in parts:
         meta = json.loads(pq.read_schema(p).metadata[b"pinochle_sim"])
-        for key in ("package_version", "engine_version", "ruleset_toml", "policies", "seed",
-                    "hand_start", "hand_count", "created"):  # fmt: skip
+        for key in (
+            "package_version",
+            "engine_version",
+            "ruleset_toml",
+            "policies",
+            "seed",
+            "hand_start",
+            "hand_count",
+            "created",
+        ):
             assert key in meta
         assert meta["seed"] == 11 and meta["rules"] == "partnership"
         assert meta["policies"]["bid"]["params"]["margin"] == 0
@@ -187,8 +195,23 @@ def test_kill_9_leaves_only_complete_parts_and_resume_completes(tmp_path):
 
     out = tmp_path / "k"
     hands, part = 400_000, 10_000
-    cmd = [sys.executable, "-m", "pinochle_sim", "run", "--hands", str(hands), "--out", str(out),
-           "--quiet", "--part-size", str(part), "--seed", "5", "--threads", "1"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "pinochle_sim",
+        "run",
+        "--hands",
+        str(hands),
+        "--out",
+        str(out),
+        "--quiet",
+        "--part-size",
+        str(part),
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
     while time.time() < deadline and len(list(out.glob("part-*.parquet"))) < 2:
@@ -219,18 +242,26 @@ def test_cli_run_summary_and_errors(tmp_path):
     assert "2,000 hands" in r.output and "hands/s" in r.output and "made" in r.output
     again = runner.invoke(main, ["run", "--hands", "2000", "--out", str(out), "--seed", "3"])
     assert again.exit_code != 0 and "already exists" in again.output
-    ok = runner.invoke(main, ["run", "--hands", "2e3", "--out", str(out), "--seed", "3",
-                              "--resume"])  # fmt: skip
+    ok = runner.invoke(
+        main, ["run", "--hands", "2e3", "--out", str(out), "--seed", "3", "--resume"]
+    )
     assert ok.exit_code == 0 and "already complete" in ok.output
-    ow = runner.invoke(main, ["run", "--hands", "1000", "--out", str(out), "--overwrite",
-                              "--quiet"])  # fmt: skip
+    ow = runner.invoke(
+        main, ["run", "--hands", "1000", "--out", str(out), "--overwrite", "--quiet"]
+    )
     assert ow.exit_code == 0 and pd.read_parquet(out).shape[0] == 1000
     bad_inputs = [
-        ["--hands", "1.5"], ["--hands", "-3"], ["--hands", "abc"], ["--hands", "0"],
-        ["--hands", "10", "--rules", "nope"], ["--hands", "10", "--param", "bid.nope=1"],
-        ["--hands", "10", "--param", "margin"], ["--hands", "10", "--threads", "0"],
-        ["--hands", "10", "--resume", "--overwrite"], ["--hands", "10", "--rules", "two-hand"],
-    ]  # fmt: skip
+        ["--hands", "1.5"],
+        ["--hands", "-3"],
+        ["--hands", "abc"],
+        ["--hands", "0"],
+        ["--hands", "10", "--rules", "nope"],
+        ["--hands", "10", "--param", "bid.nope=1"],
+        ["--hands", "10", "--param", "margin"],
+        ["--hands", "10", "--threads", "0"],
+        ["--hands", "10", "--resume", "--overwrite"],
+        ["--hands", "10", "--rules", "two-hand"],
+    ]
     for args in bad_inputs:
         r = runner.invoke(main, ["run", *args, "--out", str(tmp_path / "x")])
         assert r.exit_code != 0, args
@@ -271,8 +302,9 @@ def test_default_output_folder(tmp_path, monkeypatch):
 def test_rules_that_could_overflow_records_are_refused(tmp_path):
     big = tmp_path / "big.toml"
     big.write_text("min_bid = 40000\n")
-    r = CliRunner().invoke(main, ["run", "--hands", "100", "--rules", str(big), "--out",
-                                  str(tmp_path / "o")])  # fmt: skip
+    r = CliRunner().invoke(
+        main, ["run", "--hands", "100", "--rules", str(big), "--out", str(tmp_path / "o")]
+    )
     assert r.exit_code != 0 and "int16" in r.output and "Traceback" not in r.output
     huge = tmp_path / "huge.toml"
     huge.write_text("min_bid = 100000000000000000000\n")

@@ -42,6 +42,7 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                 "per_trump": (15, "trick points per trump card beyond four"),
                 "per_ace": (9, "trick points per ace held"),
                 "jump": (60, "raise by the largest step when the value exceeds it by this"),
+                "widow_gain": (20, "expected meld gained from the widow (widow games)"),
             },
         ),
         "pass": PolicyInfo(
@@ -89,7 +90,13 @@ KINDS = tuple(REGISTRY)
 PARAM_LIMIT = 1_000_000
 """Policy parameters are points or flags; bounding them keeps every kernel sum far from int64
 overflow."""
-DEFAULTS = {"bid": "estimate", "pass": "standard", "play": "greedy", "concede": "concede"}
+DEFAULTS = {
+    "bid": "estimate",
+    "pass": "standard",
+    "play": "greedy",
+    "concede": "concede",
+    "discard": "standard",
+}
 
 
 def _lookup(kind: str, name: str) -> PolicyInfo:
@@ -107,6 +114,7 @@ class PolicySet:
     play: str = "greedy"
     concede: str = "concede"
     params: tuple[tuple[str, int], ...] = ()
+    discard: str = "standard"
 
     def __post_init__(self) -> None:
         for kind in KINDS:
@@ -140,6 +148,7 @@ class PolicySet:
         play: str | None = None,
         concede: str | None = None,
         params: dict[str, Any] | list[str] | None = None,
+        discard: str | None = None,
     ) -> PolicySet:
         """Build from names and ``KIND.NAME=VALUE`` strings or a dict (validated)."""
         items: dict[str, int] = {}
@@ -165,12 +174,18 @@ class PolicySet:
             play or DEFAULTS["play"],
             concede or DEFAULTS["concede"],
             tuple(sorted(items.items())),
+            discard or DEFAULTS["discard"],
         )
 
     def name(self, kind: str) -> str:
-        return {"bid": self.bid, "pass": self.pass_, "play": self.play, "concede": self.concede}[
-            kind
-        ]
+        names = {
+            "bid": self.bid,
+            "pass": self.pass_,
+            "play": self.play,
+            "concede": self.concede,
+            "discard": self.discard,
+        }
+        return names[kind]
 
     def resolved(self) -> dict[str, dict[str, Any]]:
         """Every policy with every parameter value (defaults filled in), for provenance."""

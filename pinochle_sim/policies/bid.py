@@ -7,7 +7,8 @@ the ruleset's ``scale``) so the same constants serve ``joedog``'s small scoring.
 ``estimate`` (default) values each trump suit ``s`` as::
 
     own meld(s) + trick_base + per_trump * (len(s) - 4) + per_ace * aces
-                + partner (partnerships only) + pass_gain (when cards are passed) + margin
+                + partner (partnerships only) + pass_gain (when cards are passed)
+                + widow_gain (when the bidder takes a widow) + margin
 
 and bids up to the best suit's value; it names that suit trump. Where the constants come from:
 ``trick_base``, ``per_trump`` and ``per_ace`` are a least-squares fit of the bidding side's trick
@@ -24,7 +25,7 @@ import numpy as np
 
 from .._jit import jit
 from ..bits import popcount
-from ..rules.arrays import RA_MIN_BID, RA_PARTNERS, RA_PASS, RA_SCALE
+from ..rules.arrays import RA_MIN_BID, RA_PARTNERS, RA_PASS, RA_SCALE, RA_WIDOW
 from ..tricks import suit_len
 from .slots import (
     BID_ESTIMATE,
@@ -34,6 +35,7 @@ from .slots import (
     EST_PER_ACE,
     EST_PER_TRUMP,
     EST_TRICK_BASE,
+    EST_WIDOW_GAIN,
     PP_BID,
     PP_BID_PARAMS,
 )
@@ -63,6 +65,8 @@ def _bid_limit(hand: int, melds: np.ndarray, ra: np.ndarray, pp: np.ndarray) -> 
         extra += pp[p + EST_PARTNER]
     if ra[RA_PASS] > 0:
         extra += pp[p + EST_PASS_GAIN]
+    if ra[RA_WIDOW] > 0:
+        extra += pp[p + EST_WIDOW_GAIN]
     best_value = -(1 << 40)
     best_suit = 0
     for s in range(4):

@@ -20,7 +20,16 @@ from ..bits import popcount
 from ..meld import _meld
 from ..rng import below
 from ..tricks import SUIT_MASK, remove_card, suit_len
-from .slots import PASS_STANDARD, PP_PASS, PP_PASS_PARAMS, STD_KEEP_TRUMP
+from .slots import (
+    DISCARD_KEEP_TRUMP,
+    DISCARD_STANDARD,
+    PASS_STANDARD,
+    PP_DISCARD,
+    PP_DISCARD_PARAMS,
+    PP_PASS,
+    PP_PASS_PARAMS,
+    STD_KEEP_TRUMP,
+)
 
 _GIVE_RANK_PRIORITY = np.array([0, 1, 2, 30, 40, 60], dtype=np.int64)  # 9 J Q K 10 A
 
@@ -57,14 +66,21 @@ def _partner_gives(hand: int, k: int, trump: int, pp: np.ndarray, rs: np.ndarray
 
 
 @jit
-def _bidder_returns(
-    hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray, rs: np.ndarray
+def _shed_cards(
+    hand: int,
+    k: int,
+    trump: int,
+    ma: np.ndarray,
+    standard: bool,
+    keep_trump: bool,
+    rs: np.ndarray,
 ) -> int:
-    """Packed set of ``k`` cards the bidder passes back (from the hand after receiving)."""
+    """Packed set of ``k`` cards to give away from ``hand``: the bidder's return pass, and the
+    discard after taking a widow. ``standard`` picks, one at a time, the card costing least
+    meld (then non-trump, shortest suit, highest first); otherwise uniform random cards."""
     given = 0
-    keep_trump = pp[PP_PASS_PARAMS + STD_KEEP_TRUMP] != 0
     for _ in range(k):
-        if pp[PP_PASS] == PASS_STANDARD:
+        if standard:
             base = _meld(hand, trump, ma)
             non_trump = hand & 0xFFFFFF & ~SUIT_MASK[trump]
             pool = non_trump if (keep_trump and non_trump) else hand & 0xFFFFFF
@@ -85,3 +101,21 @@ def _bidder_returns(
         hand = remove_card(hand, f)
         given = given | (1 << f) | ((given & (1 << f)) << 24)
     return given
+
+
+@jit
+def _bidder_returns(
+    hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray, rs: np.ndarray
+) -> int:
+    """Packed set of ``k`` cards the bidder passes back (from the hand after receiving)."""
+    standard = pp[PP_PASS] == PASS_STANDARD
+    keep_trump = pp[PP_PASS_PARAMS + STD_KEEP_TRUMP] != 0
+    return _shed_cards(hand, k, trump, ma, standard, keep_trump, rs)
+
+
+@jit
+def _discards(hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray, rs: np.ndarray) -> int:
+    """Packed set of ``k`` cards the bidder discards after taking the widow (three-hand)."""
+    standard = pp[PP_DISCARD] == DISCARD_STANDARD
+    keep_trump = pp[PP_DISCARD_PARAMS + DISCARD_KEEP_TRUMP] != 0
+    return _shed_cards(hand, k, trump, ma, standard, keep_trump, rs)

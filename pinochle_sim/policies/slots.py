@@ -1,28 +1,38 @@
 """Layout of the policy array (``PolicyArray``, int64) that kernels read.
 
-[0..3]    policy ids: bidding, passing, play, concede
+[0..4]    policy ids: bidding, passing, play, concede, discard
 [8..23]   bidding policy parameters, in the order its registry entry declares them
 [24..31]  passing policy parameters
 [32..39]  play policy parameters
 [40..47]  concede policy parameters
+[48..55]  discard (widow) policy parameters
 """
 
 PP_BID = 0
 PP_PASS = 1
 PP_PLAY = 2
 PP_CONCEDE = 3
+PP_DISCARD = 4
 PP_BID_PARAMS = 8
 PP_PASS_PARAMS = 24
 PP_PLAY_PARAMS = 32
 PP_CONCEDE_PARAMS = 40
-PP_SIZE = 48
+PP_DISCARD_PARAMS = 48
+PP_SIZE = 56
 PARAM_SLOTS = {
     "bid": (PP_BID_PARAMS, 16),
     "pass": (PP_PASS_PARAMS, 8),
     "play": (PP_PLAY_PARAMS, 8),
     "concede": (PP_CONCEDE_PARAMS, 8),
+    "discard": (PP_DISCARD_PARAMS, 8),
 }
-ID_SLOTS = {"bid": PP_BID, "pass": PP_PASS, "play": PP_PLAY, "concede": PP_CONCEDE}
+ID_SLOTS = {
+    "bid": PP_BID,
+    "pass": PP_PASS,
+    "play": PP_PLAY,
+    "concede": PP_CONCEDE,
+    "discard": PP_DISCARD,
+}
 
 # Policy ids (stable: they are recorded in provenance through their names).
 BID_ESTIMATE = 0
@@ -33,6 +43,8 @@ PLAY_GREEDY = 0
 PLAY_RANDOM = 1
 CONCEDE_CONCEDE = 0
 CONCEDE_PLAY_ON = 1
+DISCARD_STANDARD = 0
+DISCARD_RANDOM = 1
 
 # Parameter indexes inside each block.
 EST_MARGIN = 0
@@ -42,6 +54,8 @@ EST_TRICK_BASE = 3
 EST_PER_TRUMP = 4
 EST_PER_ACE = 5
 EST_JUMP = 6
+EST_WIDOW_GAIN = 7
 STD_KEEP_TRUMP = 0
+DISCARD_KEEP_TRUMP = 0
 GREEDY_DRAW_TRUMP = 0
 GREEDY_SMEAR = 1

@@ -11,10 +11,19 @@ from .questions import (
     meld_distribution,
     partner_meld,
     pass_value,
-)  # fmt: skip
+)
 from .report import STUDIES, write_report
 
 __all__ = [
-    "QUESTIONS", "STUDIES", "auction_summary", "bid_vs_meld", "bidding_side_tricks", "go_set",
-    "meld_by_trump_length", "meld_distribution", "partner_meld", "pass_value", "write_report",
-]  # fmt: skip
+    "QUESTIONS",
+    "STUDIES",
+    "auction_summary",
+    "bid_vs_meld",
+    "bidding_side_tricks",
+    "go_set",
+    "meld_by_trump_length",
+    "meld_distribution",
+    "partner_meld",
+    "pass_value",
+    "write_report",
+]

@@ -82,8 +82,14 @@ def grouped_quantiles(
     return out
 
 
-def _cluster_se(keys: np.ndarray, v: np.ndarray, clusters: np.ndarray, n_groups: int,
-                mean: np.ndarray, n: np.ndarray) -> np.ndarray:  # fmt: skip
+def _cluster_se(
+    keys: np.ndarray,
+    v: np.ndarray,
+    clusters: np.ndarray,
+    n_groups: int,
+    mean: np.ndarray,
+    n: np.ndarray,
+) -> np.ndarray:
     """Cluster-robust standard error of each group mean (clusters are 0..C-1)."""
     clusters = np.asarray(clusters, dtype=np.int64)
     n_clusters = int(clusters.max()) + 1 if clusters.size else 0

@@ -31,7 +31,9 @@ RA_THROW_IN = 21  # 1 = the bidder may concede a hopeless bid
 RA_TOTAL = 22  # total trick points (cards + last trick)
 RA_SCALE = 23  # point unit relative to partnership (10 for joedog)
 RA_PARTNERS = 24  # 1 = seats i and i+2 are partners
-RA_SIZE = 25
+RA_DISCARD = 25  # cards the bidder discards after taking the widow
+RA_DISCARDS_COUNT = 26  # 1 = counters among the discards score for the bidder
+RA_SIZE = 27
 
 
 def rule_array(r: Ruleset) -> RuleArray:
@@ -57,5 +59,7 @@ def rule_array(r: Ruleset) -> RuleArray:
     a[RA_TOTAL] = r.total_trick_points
     a[RA_SCALE] = r.scale
     a[RA_PARTNERS] = r.partnerships
+    a[RA_DISCARD] = r.discard
+    a[RA_DISCARDS_COUNT] = r.discards_count
     a.flags.writeable = False
     return a
