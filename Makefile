@@ -39,7 +39,8 @@ STUDIES := meld_by_trump_length go_set pass_value partner_meld meld_distribution
 experiments: $(STAMP)  ## regenerate every study in results/ from one 1e6-hand run
 	@for s in $(STUDIES) full_report; do $(BIN)/python experiments/$$s.py || exit 1; done
 
-clean-cache:  ## drop numba's compiled-code cache (after editing a kernel's dependencies)
+clean-cache:  ## drop numba's compiled-code caches (one folder per source version)
+	rm -rf "$${XDG_CACHE_HOME:-$$HOME/.cache}/pinochle-sim"
 	find pinochle_sim -name '*.nbi' -delete -o -name '*.nbc' -delete
 
 clean:

@@ -4,13 +4,41 @@ Every kernel in the package is compiled with ``cache=True`` (the compiled code i
 a second process loads it in a fraction of a second), ``nogil=True`` (the run driver writes Parquet
 on a thread while a kernel computes the next batch) and ``error_model="numpy"`` (no Python
 exception checks on integer division in hot loops). Nothing here ever falls back to object mode.
+
+numba's cache only notices edits to a function's own file, not to the kernels it calls in other
+modules, so a changed policy could silently run stale compiled code. The cache therefore lives in
+a folder keyed by a hash of the whole package's source (``~/.cache/pinochle-sim/numba-<hash>``,
+honouring ``XDG_CACHE_HOME``); setting ``NUMBA_CACHE_DIR`` overrides it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+from pathlib import Path
+
 import numba
 
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+def source_hash() -> str:
+    """A short hash of every Python source file of the package."""
+    root = Path(__file__).parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pinochle-sim"
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    numba.config.CACHE_DIR = str(cache_root() / f"numba-{source_hash()}")
 
 
 def jit(func=None, **extra):

@@ -284,27 +284,21 @@ def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSumm
 
     from .dataset import open_dataset
 
-    cols = [
-        "bidder",
-        "bid",
-        "stuck",
-        "made",
-        "conceded",
-        "team_meld_0",
-        "team_meld_1",
-        "meld_0",
-        "meld_1",
-        "meld_2",
-        "meld_3",
-    ]
+    r = folder.settings.rules
+    sides = range(r.teams)
+    seats = range(r.players)
+    cols = ["bidder", "bid", "stuck", "made", "conceded"]
+    cols += [f"team_meld_{k}" for k in sides] + [f"meld_{p}" for p in seats]
     t = open_dataset(Path(path)).to_table(columns=cols)
     d = {c: t.column(c).to_numpy() for c in cols}
-    bt = d["bidder"].astype(np.int64) % 2
-    bid_meld = np.where(bt == 0, d["team_meld_0"], d["team_meld_1"])
-    seat_meld = np.mean([d[f"meld_{p}"].mean() for p in range(4)])
+    bidder = d["bidder"].astype(np.int64)
+    bside = bidder % 2 if r.partnerships else bidder
+    side_meld = np.stack([d[f"team_meld_{k}"] for k in sides])
+    bid_meld = side_meld[bside, np.arange(len(bidder))]
+    seat_meld = np.mean([d[f"meld_{p}"].mean() for p in seats])
     return RunSummary(
         path=str(path),
-        hands=len(bt),
+        hands=len(bidder),
         hands_computed=computed,
         seconds=seconds,
         bytes=folder.size_bytes(),

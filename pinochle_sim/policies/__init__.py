@@ -42,7 +42,11 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                 "per_trump": (15, "trick points per trump card beyond four"),
                 "per_ace": (9, "trick points per ace held"),
                 "jump": (60, "raise by the largest step when the value exceeds it by this"),
-                "widow_gain": (20, "expected meld gained from the widow (widow games)"),
+                "widow_gain": (40, "expected meld gained from the widow (widow games)"),
+                "solo_trick_base": (
+                    70,
+                    "trick_base for a bidder without a partner, discards included (three-hand)",
+                ),
             },
         ),
         "pass": PolicyInfo(

@@ -6,7 +6,8 @@ the ruleset's ``scale``) so the same constants serve ``joedog``'s small scoring.
 
 ``estimate`` (default) values each trump suit ``s`` as::
 
-    own meld(s) + trick_base + per_trump * (len(s) - 4) + per_ace * aces
+    own meld(s) + trick_base (solo_trick_base without a partner)
+                + per_trump * (len(s) - 4) + per_ace * aces
                 + partner (partnerships only) + pass_gain (when cards are passed)
                 + widow_gain (when the bidder takes a widow) + margin
 
@@ -15,6 +16,9 @@ and bids up to the best suit's value; it names that suit trump. Where the consta
 points on the bidder's trump length and ace count, measured with this engine's default ``greedy``
 play (see README, "Bidding constants"); ``partner`` and ``pass_gain`` are the measured mean meld a
 partner adds and the mean meld gained by the bidder from the pass, rounded down to be cautious.
+For three-hand (no partner) the same fit gives about 57 trick points at four trumps and no aces,
++20 per trump, +11 per ace, plus 19 from discarded counters and 42 meld from the widow:
+``solo_trick_base`` 70 and ``widow_gain`` 40.
 
 ``pass`` never bids (the dealer is then always stuck): for meld-only studies.
 """
@@ -34,6 +38,7 @@ from .slots import (
     EST_PASS_GAIN,
     EST_PER_ACE,
     EST_PER_TRUMP,
+    EST_SOLO_TRICK_BASE,
     EST_TRICK_BASE,
     EST_WIDOW_GAIN,
     PP_BID,
@@ -60,9 +65,11 @@ def _bid_limit(hand: int, melds: np.ndarray, ra: np.ndarray, pp: np.ndarray) -> 
     p = PP_BID_PARAMS
     scale = ra[RA_SCALE]
     aces = count_aces(hand)
-    extra = pp[p + EST_TRICK_BASE] + pp[p + EST_PER_ACE] * aces + pp[p + EST_MARGIN]
+    extra = pp[p + EST_PER_ACE] * aces + pp[p + EST_MARGIN]
     if ra[RA_PARTNERS]:
-        extra += pp[p + EST_PARTNER]
+        extra += pp[p + EST_TRICK_BASE] + pp[p + EST_PARTNER]
+    else:
+        extra += pp[p + EST_SOLO_TRICK_BASE]
     if ra[RA_PASS] > 0:
         extra += pp[p + EST_PASS_GAIN]
     if ra[RA_WIDOW] > 0:
