@@ -240,6 +240,10 @@ def test_questions_read_only_needed_columns(tmp_path):
     out = tmp_path / "r"
     run(2000, seed=2, out=str(out))
     for name, f in QUESTIONS.items():
+        if name == "widow_value":
+            with pytest.raises(ValueError, match="widow games"):
+                f(out)
+            continue
         t = f(out)
         assert len(t) and {"n"} <= set(t.columns), name
     with pytest.raises(ValueError, match="no column"):
@@ -289,7 +293,13 @@ def test_chart_renders_png_and_svg(name, real, tmp_path):
     matplotlib.use("Agg")
     from pinochle_sim.reports.style import save
 
-    table = QUESTIONS[name](real)
+    data = real
+    if name == "widow_value":  # a three-hand question
+        from pinochle_sim.rules import get_preset
+
+        data = pd.DataFrame(play_hands(seed=98, count=20_000, rules="three-hand"))
+        data.attrs["rules"] = get_preset("three-hand")
+    table = QUESTIONS[name](data)
     meta = {
         "rules": "partnership",
         "seed": 99,
@@ -318,7 +328,7 @@ def test_report_cli_on_small_run(tmp_path):
     rep = tmp_path / "rep"
     md = (rep / "report.md").read_text()
     assert "3,000" in md and "seed* 5" in md
-    for name in STUDIES:
+    for name in (n for n in STUDIES if n != "widow_value"):
         assert (rep / f"{name}.png").exists() and (rep / f"{name}.svg").exists()
         assert (rep / f"{name}.csv").exists()
         assert "![" in md and f"({name}.png)" in md
@@ -372,3 +382,34 @@ def test_tiny_run_gets_a_clear_error(tmp_path):
     run(100, seed=4, out=str(out))
     with pytest.raises(ValueError, match="at least 1,000"):
         write_report(out, tmp_path / "rep")
+
+
+def test_three_hand_report_hand_computed_and_end_to_end(tmp_path):
+    from pinochle_sim.rules import get_preset
+
+    rows = [
+        {"bidder": 2, "trump": 0, "meld_2_s": 100, "meld_2": 160, "discard_points": 20,
+         "len_2_s": 6, "dealt_0": 0},
+        {"bidder": 0, "trump": 3, "meld_0_c": 50, "meld_0": 70, "discard_points": 0,
+         "len_0_c": 6},
+    ]  # fmt: skip
+    cols = [c for c in play_hands(seed=1, count=1, rules="three-hand")]
+    df = pd.DataFrame(0, index=range(2), columns=cols, dtype=np.int64)
+    for i, r in enumerate(rows):
+        for k, v in r.items():
+            df.loc[i, k] = v
+    df.attrs["rules"] = get_preset("three-hand")
+    t = questions.widow_value(df)
+    allr = t[t["trumps"] == "all"].set_index("measure")["mean"]
+    assert allr["bidder gain"] == pytest.approx((60 + 20) / 2)
+    assert allr["discard points"] == pytest.approx(10)
+    pos = questions.auction_summary(df)
+    assert len(pos[pos["what"] == "bidder position"]) == 3
+    out = tmp_path / "t3"
+    run(3000, seed=6, rules="three-hand", out=str(out))
+    md = write_report(out, tmp_path / "rep", ("png",))
+    text = md.read_text()
+    assert "The value of the widow" in text and "value of the pass" not in text
+    assert "partner" not in text.split("## The auction")[0].split("*Policies*")[1].split("\n", 1)[1]
+    with pytest.raises(ValueError, match="does not apply"):
+        write_report(out, tmp_path / "rep2", ("png",), ["pass_value"])

@@ -464,5 +464,5 @@ def test_values_beyond_the_limit_are_refused() -> None:
 
     with pytest.raises(RulesError, match="game_target"):
         loads_ruleset(f"game_target = {VALUE_LIMIT + 1}\n")
-    with pytest.raises(RulesError, match="meld.dix"):
+    with pytest.raises(RulesError, match=r"meld\.dix"):
         loads_ruleset(f"[meld]\ndix = {VALUE_LIMIT + 1}\n")

@@ -13,13 +13,15 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 from .style import PALETTE, new_figure, styled, subtitle_from
 
 
+def _rules(meta: dict[str, Any]) -> Any:
+    from ..dataset import ruleset_of
+
+    return ruleset_of(meta)
+
+
 def _total(meta: dict[str, Any]) -> int:
     """Total trick points of the run's ruleset (250 unless the provenance says otherwise)."""
-    if "ruleset_toml" in meta:
-        from ..dataset import ruleset_of
-
-        return ruleset_of(meta).total_trick_points
-    return 250
+    return _rules(meta).total_trick_points if "ruleset_toml" in meta else 250
 
 
 MIN_N = 200
@@ -67,9 +69,12 @@ def meld_by_trump_length(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
 
 @styled
 def meld_distribution(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
-    """Tail probability P(meld >= x) on a log scale, one seat and one team, before/after passing."""
-    fig, axes = new_figure("How often is meld at least x?", subtitle_from(meta), ncols=2)
-    panels = [("seat", "bidder"), ("team", "bidding team")]
+    """Tail probability P(meld >= x) on a log scale: one player (and one partnership where there
+    are partners), before and after the pass or widow."""
+    panels = [("seat", "bidder")]
+    if (t["who"] == "team").any():
+        panels.append(("team", "bidding team"))
+    fig, axes = new_figure("How often is meld at least x?", subtitle_from(meta), ncols=len(panels))
     for ax, whos in zip(axes, panels, strict=True):
         c = 0
         for who in whos:
@@ -93,7 +98,7 @@ def meld_distribution(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         ax.set_ylabel("P(meld ≥ x)")
         ax.set_title("one player" if whos[0] == "seat" else "one partnership")
         ax.legend(loc="lower left")
-    _count_note(axes[1], "shaded: 95% Wilson intervals; points with < 20 hands left off")
+    _count_note(axes[-1], "shaded: 95% Wilson intervals; points with < 20 hands left off")
     return fig
 
 
@@ -214,9 +219,11 @@ def go_set(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
 def bidding_side_tricks(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     """Mean trick points of the bidding side by its trumps and by its aces."""
     fig, axes = new_figure("Trick points of the bidding side", subtitle_from(meta), ncols=2)
+    solo = "ruleset_toml" in meta and not _rules(meta).partnerships
+    who = "the bidder (dealt hand)" if solo else "the partnership"
     for ax, by, xlabel, color in (
-        (axes[0], "team trumps", "trumps held by the partnership", 0),
-        (axes[1], "team aces", "aces held by the partnership", 2),
+        (axes[0], "team trumps", f"trumps held by {who}", 0),
+        (axes[1], "team aces", f"aces held by {who}", 2),
     ):
         df = t[(t["by"] == by) & (t["n"] >= MIN_N)]
         _band(ax, df["level"], df, PALETTE[color], "mean trick points (95% CI)")
@@ -260,20 +267,42 @@ def auction_summary(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0].set_ylabel("share of hands (log scale)")
     pos = t[t["what"] == "bidder position"]
-    axes[1].bar(range(4), pos["p"], color=PALETTE[1])
+    seats = range(len(pos))
+    axes[1].bar(seats, pos["p"], color=PALETTE[1])
     axes[1].errorbar(
-        range(4),
+        seats,
         pos["p"],
         yerr=[pos["p"] - pos["ci_lo"], pos["ci_hi"] - pos["p"]],
         fmt="none",
         ecolor="#333333",
         capsize=4,
     )
-    axes[1].set_xticks(range(4), [s.replace(" (", "\n(") for s in pos["level"]])
+    axes[1].set_xticks(seats, [s.replace(" (", "\n(") for s in pos["level"]])
     axes[1].yaxis.set_major_formatter(PercentFormatter(1.0))
     axes[1].set_ylabel("share of auctions won")
     axes[1].set_xlabel("bidder's seat relative to the dealer")
     _count_note(axes[1], f"{int(stuck['n']):,} hands; error bars: 95% Wilson intervals")
+    return fig
+
+
+@styled
+def widow_value(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """The bidder's meld before and after the widow, and the discards' points, by trump length."""
+    fig, (ax,) = new_figure("The value of the widow", subtitle_from(meta))
+    overall = t[t["trumps"] == "all"].set_index("measure")
+    by = t[(t["trumps"] != "all") & (t["n"] >= MIN_N)].copy()
+    by["x"] = by["trumps"].astype(int)
+    measures = ("bidder gain", "discard points", "bidder meld before", "bidder meld after")
+    for i, m in enumerate(measures):
+        df = by[by["measure"] == m]
+        _band(ax, df["x"], df, PALETTE[i], f"{m} (overall {overall.loc[m, 'mean']:.1f})",
+              marker="o" if i < 2 else "s")  # fmt: skip
+    ax.axhline(0, color="#333333", linewidth=1)
+    ax.set_xlabel("trumps in the bidder's dealt hand")
+    ax.set_ylabel("points")
+    ax.set_xticks(sorted(by["x"].unique()))
+    ax.legend(loc="upper left")
+    _count_note(ax, f"{int(overall['n'].iloc[0]):,} hands; shaded: 95% CI of the mean")
     return fig
 
 
@@ -286,4 +315,5 @@ CHARTS = {
     "go_set": go_set,
     "bidding_side_tricks": bidding_side_tricks,
     "auction_summary": auction_summary,
+    "widow_value": widow_value,
 }

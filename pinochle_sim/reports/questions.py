@@ -53,16 +53,47 @@ def _props(keys: np.ndarray, hits: np.ndarray, n_groups: int, index: pd.DataFram
     return out[out["n"] > 0].reset_index(drop=True)
 
 
-def _bidder_view(d: pd.DataFrame, prefix: str) -> np.ndarray:
-    """Per hand, the bidder's value of the per-seat column family ``{prefix}{seat}``."""
-    stack = np.stack([d[f"{prefix}{p}"].to_numpy() for p in range(4)])
-    return stack[d["bidder"].to_numpy().astype(np.int64), np.arange(len(d))]
+def _shape(data: Data) -> tuple[int, bool]:
+    """(players, partnerships) of the run's ruleset."""
+    r = rules_of(data)
+    return r.players, r.partnerships
 
 
-def _seat_trump(d: pd.DataFrame, family: str, seat: np.ndarray) -> np.ndarray:
+def _per_seat(d: pd.DataFrame, prefix: str, seat: np.ndarray, players: int) -> np.ndarray:
+    """Per hand, ``{prefix}{seat}`` for the given seat of each hand."""
+    stack = np.stack([d[f"{prefix}{p}"].to_numpy() for p in range(players)])
+    return stack[seat, np.arange(len(d))]
+
+
+def _seat_trump(d: pd.DataFrame, family: str, seat: np.ndarray, players: int = 4) -> np.ndarray:
     """Per hand, ``{family}_{seat}_{trump}`` for the given seat per hand and the named trump."""
-    stack = np.stack([d[f"{family}_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
+    stack = np.stack([d[f"{family}_{p}_{s}"].to_numpy() for p in range(players) for s in SUITS])
     return stack[seat * 4 + d["trump"].to_numpy().astype(np.int64), np.arange(len(d))]
+
+
+def _bidding_side(d: pd.DataFrame, prefix: str, players: int, partners: bool) -> np.ndarray:
+    """Per hand, the bidding side's ``{prefix}_{side}`` (side = seat % 2, or the seat)."""
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    sides = 2 if partners else players
+    return _per_seat(d, f"{prefix}_", bidder % 2 if partners else bidder, sides)
+
+
+def _side_trumps(d: pd.DataFrame, bidder: np.ndarray, players: int, partners: bool) -> np.ndarray:
+    """Dealt trumps of the bidding side: bidder + partner (unchanged by the pass), or the
+    bidder alone (dealt hand, before the widow)."""
+    own = _seat_trump(d, "len", bidder, players)
+    return own + _seat_trump(d, "len", (bidder + 2) % 4, players) if partners else own
+
+
+def _side_cols(prefix: str, players: int, partners: bool) -> list[str]:
+    return [f"{prefix}_{k}" for k in range(2 if partners else players)]
+
+
+def _need_partners(data: Data, question: str) -> tuple[int, bool]:
+    players, partners = _shape(data)
+    if not partners:
+        raise ValueError(f"{question} is a question about partnerships; this run has none")
+    return players, partners
 
 
 # --------------------------------------------------------------------------- meld
@@ -71,20 +102,21 @@ def _seat_trump(d: pd.DataFrame, family: str, seat: np.ndarray) -> np.ndarray:
 def meld_by_trump_length(data: Data) -> pd.DataFrame:
     """A seat's meld from its dealt hand for a trump suit, by its length in that suit.
 
-    Every seat and every suit of every hand is one observation (16 per hand). Rows per suit group
-    (spades/diamonds vs hearts/clubs: QS and JD make pinochles, so S and D trumps differ) and
-    length: n, mean with CI, median, p10, p90.
+    Every seat and every suit of every hand is one observation (16 per four-hand deal). Rows
+    per suit group (spades/diamonds vs hearts/clubs: QS and JD make pinochles, so S and D
+    trumps differ) and length: n, mean with CI, median, p10, p90.
     """
-    names = [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(4) for s in SUITS]
+    players, _ = _shape(data)
+    names = [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(players) for s in SUITS]
     d = columns(data, names)
-    meld = np.concatenate([d[f"meld_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
-    length = np.concatenate([d[f"len_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
-    group = np.repeat(np.tile(SUIT_GROUP, 4), len(d))
+    meld = np.concatenate([d[f"meld_{p}_{s}"].to_numpy() for p in range(players) for s in SUITS])
+    length = np.concatenate([d[f"len_{p}_{s}"].to_numpy() for p in range(players) for s in SUITS])
+    group = np.repeat(np.tile(SUIT_GROUP, players), len(d))
     keys = group.astype(np.int64) * 13 + length
     index = pd.DataFrame(
         {"suits": np.repeat(SUIT_GROUP_NAMES, 13), "trump_length": np.tile(np.arange(13), 2)}
     )
-    hand_of = np.tile(np.arange(len(d)), 16)  # the 16 observations of a hand are correlated
+    hand_of = np.tile(np.arange(len(d)), 4 * players)  # a hand's observations are correlated
     out = _means(keys, meld, 26, index.assign(_k=np.arange(26)), hand_of)
     q = grouped_quantiles(keys, meld, 26)
     out["p10"], out["median"], out["p90"] = (q[out["_k"], j] for j in range(3))
@@ -106,28 +138,32 @@ def meld_distribution(data: Data, grid: np.ndarray | None = None) -> pd.DataFram
     ``who``: ``seat`` (all four seats pooled), ``team`` (both teams pooled), ``bidder``,
     ``bidding team``; ``stage``: ``pre-pass`` / ``post-pass``.
     """
-    names = ["bidder", "trump"] + [f"meld_{p}" for p in range(4)]
-    names += [f"meld_{p}_{s}" for p in range(4) for s in SUITS]
+    players, partners = _shape(data)
+    names = ["bidder", "trump"] + [f"meld_{p}" for p in range(players)]
+    names += [f"meld_{p}_{s}" for p in range(players) for s in SUITS]
     d = columns(data, names)
     grid = _scaled(TAIL_GRID, data) if grid is None else np.asarray(grid)
     n = len(d)
+    idx = np.arange(n)
     trump = d["trump"].to_numpy().astype(np.int64)
     bidder = d["bidder"].to_numpy().astype(np.int64)
-    post = np.stack([d[f"meld_{p}"].to_numpy().astype(np.int64) for p in range(4)])
-    pre_all = np.stack([d[f"meld_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
-    pre = np.stack([pre_all[p * 4 + trump, np.arange(n)] for p in range(4)]).astype(np.int64)
+    post = np.stack([d[f"meld_{p}"].to_numpy().astype(np.int64) for p in range(players)])
+    pre_all = np.stack([d[f"meld_{p}_{s}"].to_numpy() for p in range(players) for s in SUITS])
+    pre = np.stack([pre_all[p * 4 + trump, idx] for p in range(players)]).astype(np.int64)
     series = {
         ("seat", "pre-pass"): pre.ravel(),
         ("seat", "post-pass"): post.ravel(),
-        ("team", "pre-pass"): np.concatenate([pre[0] + pre[2], pre[1] + pre[3]]),
-        ("team", "post-pass"): np.concatenate([post[0] + post[2], post[1] + post[3]]),
-        ("bidder", "pre-pass"): pre[bidder, np.arange(n)],
-        ("bidder", "post-pass"): post[bidder, np.arange(n)],
-        ("bidding team", "pre-pass"): pre[bidder, np.arange(n)]
-        + pre[(bidder + 2) % 4, np.arange(n)],
-        ("bidding team", "post-pass"): post[bidder, np.arange(n)]
-        + post[(bidder + 2) % 4, np.arange(n)],
+        ("bidder", "pre-pass"): pre[bidder, idx],
+        ("bidder", "post-pass"): post[bidder, idx],
     }
+    if partners:
+        mate = (bidder + 2) % 4
+        series |= {
+            ("team", "pre-pass"): np.concatenate([pre[0] + pre[2], pre[1] + pre[3]]),
+            ("team", "post-pass"): np.concatenate([post[0] + post[2], post[1] + post[3]]),
+            ("bidding team", "pre-pass"): pre[bidder, idx] + pre[mate, idx],
+            ("bidding team", "post-pass"): post[bidder, idx] + post[mate, idx],
+        }
     rows = []
     for (who, stage), v in series.items():
         counts = np.bincount(v, minlength=int(grid.max()) + 2)
@@ -172,6 +208,7 @@ def partner_meld(data: Data) -> pd.DataFrame:
     bucket; ``mean`` the partner's meld (or the bidding team's post-pass meld minus the bidder's
     dealt meld for the auction rows).
     """
+    _need_partners(data, "partner meld")
     names = ["bidder", "trump"] + [f"meld_{p}" for p in range(4)]
     names += [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(4) for s in SUITS]
     d = columns(data, names)
@@ -208,7 +245,7 @@ def partner_meld(data: Data) -> pd.DataFrame:
     bidder = d["bidder"].to_numpy().astype(np.int64)
     pre_b = _seat_trump(d, "meld", bidder)
     team_post = (
-        _bidder_view(d, "meld_")
+        _per_seat(d, "meld_", bidder, 4)
         + np.stack([d[f"meld_{p}"].to_numpy() for p in range(4)])[(bidder + 2) % 4, np.arange(n)]
     )
     c = _means(
@@ -223,6 +260,7 @@ def partner_meld(data: Data) -> pd.DataFrame:
 def pass_value(data: Data) -> pd.DataFrame:
     """The pass: the bidder's meld before (dealt hand, named trump) and after, the gain, and the
     bidding team's gain, by the bidding team's trump count (unchanged by the pass) and overall."""
+    _need_partners(data, "the value of the pass")
     names = ["bidder", "trump"] + [f"meld_{p}" for p in range(4)]
     names += [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(4) for s in SUITS]
     d = columns(data, names)
@@ -262,9 +300,9 @@ def pass_value(data: Data) -> pd.DataFrame:
 
 def bid_vs_meld(data: Data) -> pd.DataFrame:
     """The winning bid against the bidding team's meld after the pass: mean meld per bid."""
-    d = columns(data, ["bidder", "bid", "stuck", "team_meld_0", "team_meld_1"])
-    bidder = d["bidder"].to_numpy().astype(np.int64)
-    meld = np.where(bidder % 2 == 0, d["team_meld_0"], d["team_meld_1"]).astype(float)
+    players, partners = _shape(data)
+    d = columns(data, ["bidder", "bid", "stuck", *_side_cols("team_meld", players, partners)])
+    meld = _bidding_side(d, "team_meld", players, partners).astype(float)
     bid = d["bid"].to_numpy().astype(np.int64)
     bids = np.unique(bid)
     keys = np.searchsorted(bids, bid)
@@ -289,15 +327,23 @@ def go_set(data: Data) -> pd.DataFrame:
     ``by`` names the breakdown; ``p`` is P(set) (conceded hands count as set), ``concede_p`` the
     concede rate in the same group.
     """
-    cols = ["bidder", "bid", "trump", "made", "conceded", "team_meld_0", "team_meld_1"]
-    cols += [f"len_{p}_{s}" for p in range(4) for s in SUITS]
+    players, partners = _shape(data)
+    cols = [
+        "bidder",
+        "bid",
+        "trump",
+        "made",
+        "conceded",
+        *_side_cols("team_meld", players, partners),
+    ]
+    cols += [f"len_{p}_{s}" for p in range(players) for s in SUITS]
     d = columns(data, cols)
     bidder = d["bidder"].to_numpy().astype(np.int64)
     set_ = ~d["made"].to_numpy().astype(bool)
     conc = d["conceded"].to_numpy().astype(bool)
-    meld = np.where(bidder % 2 == 0, d["team_meld_0"], d["team_meld_1"]).astype(np.int64)
+    meld = _bidding_side(d, "team_meld", players, partners).astype(np.int64)
     bid = d["bid"].to_numpy().astype(np.int64)
-    team_len = _seat_trump(d, "len", bidder) + _seat_trump(d, "len", (bidder + 2) % 4)
+    team_len = _side_trumps(d, bidder, players, partners)
     parts = []
     bids = np.unique(bid)
     kb = np.searchsorted(bids, bid)
@@ -329,16 +375,18 @@ def go_set(data: Data) -> pd.DataFrame:
 
 def bidding_side_tricks(data: Data) -> pd.DataFrame:
     """Trick points of the bidding side (hands played out) by its trump count and by its aces."""
-    cols = ["bidder", "trump", "conceded", "team_tricks_0", "team_tricks_1"]
-    cols += [f"aces_{p}" for p in range(4)] + [f"len_{p}_{s}" for p in range(4) for s in SUITS]
+    players, partners = _shape(data)
+    cols = ["bidder", "trump", "conceded", *_side_cols("team_tricks", players, partners)]
+    cols += [f"aces_{p}" for p in range(players)]
+    cols += [f"len_{p}_{s}" for p in range(players) for s in SUITS]
     d = columns(data, cols)
     played = ~d["conceded"].to_numpy().astype(bool)
     bidder = d["bidder"].to_numpy().astype(np.int64)
-    n = len(d)
-    tricks = np.where(bidder % 2 == 0, d["team_tricks_0"], d["team_tricks_1"]).astype(float)
-    aces = np.stack([d[f"aces_{p}"].to_numpy() for p in range(4)]).astype(np.int64)
-    team_aces = aces[bidder, np.arange(n)] + aces[(bidder + 2) % 4, np.arange(n)]
-    team_len = _seat_trump(d, "len", bidder) + _seat_trump(d, "len", (bidder + 2) % 4)
+    tricks = _bidding_side(d, "team_tricks", players, partners).astype(float)
+    team_aces = _per_seat(d, "aces_", bidder, players).astype(np.int64)
+    if partners:
+        team_aces = team_aces + _per_seat(d, "aces_", (bidder + 2) % 4, players)
+    team_len = _side_trumps(d, bidder, players, partners)
     a = _means(
         np.minimum(team_len, 12)[played],
         tricks[played],
@@ -354,12 +402,16 @@ def bidding_side_tricks(data: Data) -> pd.DataFrame:
     return pd.concat([a, b], ignore_index=True)
 
 
-POSITION_NAMES = ("dealer", "left of dealer (first)", "opposite dealer", "right of dealer")
+POSITION_NAMES = {
+    4: ("dealer", "left of dealer (first)", "opposite dealer", "right of dealer"),
+    3: ("dealer", "left of dealer (first)", "right of dealer"),
+}
 
 
 def auction_summary(data: Data) -> pd.DataFrame:
     """Stuck rate, the distribution of winning bids, and the bidder's seat relative to the dealer
     (``what`` = ``stuck`` / ``winning bid`` / ``bidder position``), shares with Wilson CIs."""
+    players, _ = _shape(data)
     d = columns(data, ["dealer", "bidder", "bid", "stuck"])
     n = len(d)
     rows = []
@@ -390,14 +442,14 @@ def auction_summary(data: Data) -> pd.DataFrame:
             }
         )
     )
-    pos = (d["bidder"].to_numpy().astype(np.int64) - d["dealer"].to_numpy()) % 4
-    counts = np.bincount(pos, minlength=4)
+    pos = (d["bidder"].to_numpy().astype(np.int64) - d["dealer"].to_numpy()) % players
+    counts = np.bincount(pos, minlength=players)
     lo, hi = wilson(counts, n)
     rows.append(
         pd.DataFrame(
             {
                 "what": "bidder position",
-                "level": list(POSITION_NAMES),
+                "level": list(POSITION_NAMES[players]),
                 "n": n,
                 "k": counts,
                 "p": counts / n,
@@ -406,6 +458,38 @@ def auction_summary(data: Data) -> pd.DataFrame:
             }
         )
     )
+    return pd.concat(rows, ignore_index=True)
+
+
+def widow_value(data: Data) -> pd.DataFrame:
+    """The widow (three-hand): the bidder's meld before (dealt hand, named trump) and after
+    taking the widow and discarding, the gain, and the trick points of the discards, by the
+    bidder's dealt trump length and overall."""
+    players, _ = _shape(data)
+    if rules_of(data).widow == 0:
+        raise ValueError(
+            "the value of the widow is a question about widow games; this run has none"
+        )
+    names = ["bidder", "trump", "discard_points"] + [f"meld_{p}" for p in range(players)]
+    names += [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(players) for s in SUITS]
+    d = columns(data, names)
+    n = len(d)
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    before = _seat_trump(d, "meld", bidder, players).astype(float)
+    after = _per_seat(d, "meld_", bidder, players).astype(float)
+    length = np.minimum(_seat_trump(d, "len", bidder, players), 12).astype(np.int64)
+    measures = {
+        "bidder meld before": before,
+        "bidder meld after": after,
+        "bidder gain": after - before,
+        "discard points": d["discard_points"].to_numpy().astype(float),
+    }
+    rows = []
+    for name, v in measures.items():
+        idx = pd.DataFrame({"measure": name, "trumps": [str(i) for i in range(13)]})
+        rows.append(_means(length, v, 13, idx))
+        rows.append(_means(np.zeros(n, dtype=np.int64), v, 1,
+                           pd.DataFrame({"measure": [name], "trumps": ["all"]})))  # fmt: skip
     return pd.concat(rows, ignore_index=True)
 
 
@@ -418,4 +502,5 @@ QUESTIONS = {
     "go_set": go_set,
     "bidding_side_tricks": bidding_side_tricks,
     "auction_summary": auction_summary,
+    "widow_value": widow_value,
 }

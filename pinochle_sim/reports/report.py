@@ -45,13 +45,16 @@ def _text_meld_by_length(t: pd.DataFrame, r: Ruleset) -> str:
 
 def _text_meld_distribution(t: pd.DataFrame, r: Ruleset) -> str:
     x = r.min_bid if (t["x"] == r.min_bid).any() else int(t["x"].iloc[len(t) // 4])
-    pre = _row(t, who="bidding team", stage="pre-pass", x=x)
-    post = _row(t, who="bidding team", stage="post-pass", x=x)
+    who = "bidding team" if r.partnerships else "bidder"
+    pre = _row(t, who=who, stage="pre-pass", x=x)
+    post = _row(t, who=who, stage="post-pass", x=x)
+    side = "bidding partnership" if r.partnerships else "bidder"
+    change = "passing" if r.partnerships else "taking the widow and discarding"
     return (
         "Read a curve at x to get the chance that meld is at least x (log scale, so rare big "
         "melds stay visible); dashed lines are dealt hands, solid lines after the pass. The "
-        f"bidding partnership holds at least {x} meld in {_pct(pre)} of hands as dealt and "
-        f"{_pct(post)} after passing."
+        f"{side} holds at least {x} meld in {_pct(pre)} of hands as dealt and "
+        f"{_pct(post)} after {change}."
     )
 
 
@@ -108,6 +111,13 @@ def _text_go_set(t: pd.DataFrame, r: Ruleset) -> str:
 
 def _text_tricks(t: pd.DataFrame, r: Ruleset) -> str:
     six = t[(t["by"] == "team trumps") & (t["level"] == 6)]
+    if not r.partnerships:
+        extra = f" With six trumps dealt the bidder took {_ci(six.iloc[0])}." if len(six) else ""
+        return (
+            "Average trick points (including the last trick and the discarded counters) of the "
+            "bidder in hands played out, by the trumps and aces of the bidder's dealt hand; the "
+            f"dashed line is half of the {r.total_trick_points} available.{extra}"
+        )
     extra = (
         f" With six trumps between them the partners took {_ci(six.iloc[0])}." if len(six) else ""
     )
@@ -115,6 +125,17 @@ def _text_tricks(t: pd.DataFrame, r: Ruleset) -> str:
         "Average trick points (including the last trick) of the bidding partnership in hands "
         "played out, by the trumps and by the aces the partners hold (both unchanged by the "
         f"pass); the dashed line is half of the {r.total_trick_points} available.{extra}"
+    )
+
+
+def _text_widow(t: pd.DataFrame, r: Ruleset) -> str:
+    gain = _row(t, measure="bidder gain", trumps="all")
+    disc = _row(t, measure="discard points", trumps="all")
+    return (
+        "Lines compare the bidder's meld in the named trump before and after taking the widow "
+        "and discarding, and the trick points of the discarded counters (they score for the "
+        f"bidder), by the bidder's dealt trump length. The widow adds {_ci(gain)} meld and the "
+        f"discards {_ci(disc)} points on average."
     )
 
 
@@ -139,6 +160,7 @@ class Study:
     question: Callable[[Data], pd.DataFrame]
     chart: Callable[[pd.DataFrame, dict[str, Any]], Any]
     text: Callable[[pd.DataFrame, Ruleset], str]
+    applies: Callable[[Ruleset], bool] = lambda r: True
 
 
 STUDIES: dict[str, Study] = {
@@ -159,9 +181,14 @@ STUDIES: dict[str, Study] = {
         questions.partner_meld,
         charts.partner_meld,
         _text_partner,
+        lambda r: r.partnerships,
     ),
     "pass_value": Study(
-        "The value of the pass", questions.pass_value, charts.pass_value, _text_pass
+        "The value of the pass",
+        questions.pass_value,
+        charts.pass_value,
+        _text_pass,
+        lambda r: r.partnerships and r.pass_cards > 0,
     ),
     "bid_vs_meld": Study(
         "Winning bid against meld", questions.bid_vs_meld, charts.bid_vs_meld, _text_bid_vs_meld
@@ -176,6 +203,13 @@ STUDIES: dict[str, Study] = {
     "auction_summary": Study(
         "The auction", questions.auction_summary, charts.auction_summary, _text_auction
     ),
+    "widow_value": Study(
+        "The value of the widow",
+        questions.widow_value,
+        charts.widow_value,
+        _text_widow,
+        lambda r: r.widow > 0,
+    ),
 }
 
 
@@ -187,15 +221,18 @@ def write_report(
     progress: Callable[[str], None] | None = None,
 ) -> Path:
     """Write charts, CSV tables and ``report.md`` for a run into ``out``; returns report.md."""
-    names = list(only or STUDIES)
+    rules = rules_of(data)
+    names = list(only or [n for n, st in STUDIES.items() if st.applies(rules)])
     unknown = [n for n in names if n not in STUDIES]
     if unknown:
         raise ValueError(f"unknown study {unknown[0]!r}: choose from {', '.join(STUDIES)}")
+    moot = [n for n in names if not STUDIES[n].applies(rules)]
+    if moot:
+        raise ValueError(f"study {moot[0]!r} does not apply to rules {rules.name!r}")
     bad = [f for f in formats if f not in ("png", "svg", "pdf")]
     if bad or not formats:
         raise ValueError(f"unknown chart format {bad[0] if bad else ''!r}: use png, svg or pdf")
     meta = provenance_of(data)
-    rules = rules_of(data)
     hands = len(columns(data, ["hand"]))
     if hands < MIN_HANDS:
         raise ValueError(f"the run has {hands:,} hands; a report needs at least {MIN_HANDS:,}")
