@@ -159,6 +159,7 @@ _POLICY_HELP = {
     "pass": "Passing policy.",
     "play": "Card-play policy.",
     "concede": "Throw in hopeless bids or not.",
+    "discard": "Discards after taking the widow (three-hand).",
 }
 
 
@@ -188,10 +189,11 @@ def make_policies(
     play_policy: str,
     concede_policy: str,
     params: tuple[str, ...],
+    discard_policy: str = "standard",
 ) -> PolicySet:
     try:
         return PolicySet.from_options(
-            bid_policy, pass_policy, play_policy, concede_policy, list(params)
+            bid_policy, pass_policy, play_policy, concede_policy, list(params), discard_policy
         )
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--param") from None
@@ -258,6 +260,7 @@ def show(
     pass_policy: str,
     play_policy: str,
     concede_policy: str,
+    discard_policy: str,
     params: tuple[str, ...],
     as_json: bool,
 ) -> None:
@@ -268,7 +271,9 @@ def show(
       pinochle-sim show --seed 1 --hand 0:5
       pinochle-sim show --seed 7 --hand 42 --rules joedog --json
     """
-    policies = make_policies(bid_policy, pass_policy, play_policy, concede_policy, params)
+    policies = make_policies(
+        bid_policy, pass_policy, play_policy, concede_policy, params, discard_policy
+    )
     for i, h in enumerate(parse_hand_spec(hands)):
         rec = hand_record(seed, h, ruleset, policies, dealer)
         if as_json:
@@ -389,6 +394,7 @@ def run_command(
     pass_policy: str,
     play_policy: str,
     concede_policy: str,
+    discard_policy: str,
     params: tuple[str, ...],
     resume: bool,
     overwrite: bool,
@@ -410,7 +416,9 @@ def run_command(
     from .simulate import run as run_sim
 
     n = parse_count(hands_text)
-    policies = make_policies(bid_policy, pass_policy, play_policy, concede_policy, params)
+    policies = make_policies(
+        bid_policy, pass_policy, play_policy, concede_policy, params, discard_policy
+    )
     bar = Progress(n) if (not quiet and sys.stderr.isatty()) else None
     try:
         summary = run_sim(
@@ -454,16 +462,20 @@ def run_command(
 
 
 @main.command()
-def schema() -> None:
+@rules_option
+def schema(ruleset: Ruleset) -> None:
     """Print every column of the per-hand records: name, dtype, meaning.
 
+    The columns depend on the table: per-seat columns for each seat, team columns per side.
+
     \b
-    Example:
+    Examples:
       pinochle-sim schema
+      pinochle-sim schema --rules three-hand
     """
     from .records import schema_text
 
-    click.echo(schema_text())
+    click.echo(schema_text(ruleset))
 
 
 @main.command()

@@ -1,8 +1,9 @@
 """Seeded dealing (RULES.md section 3): hand ``i`` of seed ``s`` is a pure function of ``(s, i)``.
 
 A Fisher-Yates shuffle of the 48 cards draws from the hand's own deal stream; it stops once all
-but the last seat's cards are placed (the remainder is the last seat's hand, already uniformly
-random), building the packed hands while it swaps.
+but the last block are placed (the remainder, the last seat's hand or the widow, is already a
+uniformly random set), building the packed hands while it swaps. With a stock (two-hand) the
+whole deck is shuffled, since the stock's order matters.
 """
 
 from __future__ import annotations

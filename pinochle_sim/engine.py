@@ -275,6 +275,7 @@ def _score_hand(
     bidder: int,
     bid: int,
     conceded: bool,
+    discard_points: int,
     ra: np.ndarray,
     sides: np.ndarray,
     out: np.ndarray,
@@ -282,7 +283,8 @@ def _score_hand(
     lay: np.ndarray,
 ) -> bool:
     """Score every side (RULES.md 8) from ``sides`` (trick points, counters, tricks won, meld);
-    returns whether the bidding side made its bid."""
+    returns whether the bidding side made its bid. ``discard_points`` (three-hand) score for the
+    bidder and are recorded in its trick points, but do not save it from the save rule."""
     partners = ra[RA_PARTNERS] != 0
     n_sides = 2 if partners else ra[RA_PLAYERS]
     save = ra[RA_SAVE] != 0
@@ -292,7 +294,8 @@ def _score_hand(
         meld = sides[12 + k]
         tricks = sides[k]
         if k == bside:
-            score, made = _score_bidding(meld, tricks, bid, save, conceded)
+            score, made = _score_bidding(meld, tricks, bid, save, conceded, discard_points)
+            tricks += discard_points
         else:
             score = _score_other(meld, tricks, save, conceded)
         out[lay[L_TEAM_MELD] + k, row] = meld
@@ -363,9 +366,10 @@ def _play_hand(
     if not conceded:
         stream_init(rs, seed, h, STREAM_PLAY)
         _play_tricks(hands, bidder, trump, ra, pp, rs, sides, trace, tracing)
-        sides[bside] += discard_points
     out[C_CONCEDED, row] = conceded
-    out[C_MADE, row] = _score_hand(bidder, bid, conceded, ra, sides, out, row, lay)
+    out[C_MADE, row] = _score_hand(
+        bidder, bid, conceded, 0 if conceded else discard_points, ra, sides, out, row, lay
+    )
 
 
 @pjit

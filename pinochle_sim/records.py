@@ -32,7 +32,11 @@ _FIXED = {
     "passed_to_partner": (pa.int64(), "cards the bidder passed back, packed"),
     "widow": (pa.int64(), "the widow (taken by the bidder), packed"),
     "discards": (pa.int64(), "cards the bidder discarded after taking the widow, packed"),
-    "discard_points": (pa.int16(), "trick points of discarded counters, credited to the bidder"),
+    "discard_points": (
+        pa.int16(),
+        "trick points of the discarded counters; credited to the "
+        "bidder (in its team_tricks) unless it conceded",
+    ),
     "n_calls": (pa.int16(), "number of auction calls (bids and passes)"),
 }
 _FAMILIES = [
@@ -52,7 +56,11 @@ _FAMILIES = [
         pa.int16(),
         "side {0}'s trick points incl. last trick and discards (0 if conceded)",
     ),
-    (r"counters_(\d)", pa.int8(), "counter cards (cards with trick points) won by side {0}"),
+    (
+        r"counters_(\d)",
+        pa.int8(),
+        "counter cards (cards with trick points) won in tricks by side {0} (not discards)",
+    ),
     (r"tricks_won_(\d)", pa.int8(), "tricks won by side {0}"),
     (r"score_(\d)", pa.int16(), "side {0}'s hand score (negative bid when set)"),
 ]

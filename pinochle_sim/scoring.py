@@ -7,15 +7,21 @@ from ._jit import jit
 
 @jit
 def _score_bidding(
-    meld: int, tricks: int, bid: int, save_rule: bool, conceded: bool
+    meld: int, tricks: int, bid: int, save_rule: bool, conceded: bool, extra: int
 ) -> tuple[int, bool]:
-    """The bidding side's hand score and whether it made its bid."""
+    """The bidding side's hand score and whether it made its bid.
+
+    ``extra`` is the three-hand bidder's discarded counters: they score for the bidder, but only
+    trick points won in play save the hand (Hoyle: "the discard counts, but he must still win a
+    trick to score the meld").
+    """
     if conceded:
         return -bid, False
     if save_rule and tricks == 0:
         return -bid, False  # no trick points: its meld does not count, so it is set
-    made = meld + tricks >= bid
-    return (meld + tricks if made else -bid), made
+    total = meld + tricks + extra
+    made = total >= bid
+    return (total if made else -bid), made
 
 
 @jit
@@ -46,5 +52,5 @@ def _score_sides(
     * other side: counted meld + tricks;
     * concede (throw-in): bidding side -bid, other side scores its meld; no tricks were played.
     """
-    score_bid, made = _score_bidding(meld_bid, tricks_bid, bid, save_rule, conceded)
+    score_bid, made = _score_bidding(meld_bid, tricks_bid, bid, save_rule, conceded, 0)
     return score_bid, _score_other(meld_other, tricks_other, save_rule, conceded), made

@@ -50,6 +50,12 @@ def engine_inputs(
             f"rules {r.name!r}: the engine plays auction games (four-hand partnership and "
             "three-hand); two-hand play (turned-up trump, stock, melding after tricks) is planned"
         )
+    shapes_played = (r.players == 4 and r.partnerships) or (r.players == 3 and not r.partnerships)
+    if not shapes_played or r.hand_size > 16:
+        raise ValueError(
+            f"rules {r.name!r}: the engine plays four players in partnerships or three players "
+            f"each for self, at most 16 cards each; got {r.players} players x {r.hand_size}"
+        )
     not_played_here = {
         "rounding": r.rounding != "none",
         "stock_phase": r.stock_phase,
@@ -87,6 +93,11 @@ def _check_record_range(r: Ruleset, ma: np.ndarray) -> None:
             f"rules {r.name!r}: bids or meld could reach {worst:,}, beyond the records' "
             f"int16 range ({RECORD_MAX:,}); use smaller point values"
         )
+
+
+def _check_dealer(inputs: EngineInputs, dealer: int | None) -> None:
+    if dealer is not None and not 0 <= dealer < inputs.rules.players:
+        raise ValueError(f"dealer must be a seat 0..{inputs.rules.players - 1}, got {dealer}")
 
 
 def _check_range(seed: int, start: int, count: int) -> None:
@@ -127,8 +138,7 @@ def play_hands_array(
     _check_range(seed, start, count)
     if chunk < 1:
         raise ValueError("chunk must be positive")
-    if dealer is not None and not 0 <= dealer < inputs.rules.players:
-        raise ValueError(f"dealer must be a seat 0..{inputs.rules.players - 1}")
+    _check_dealer(inputs, dealer)
     if out is None:
         out = np.empty((inputs.layout.ncol, count), dtype=np.int64)
     _play_range(
@@ -172,6 +182,7 @@ def trace_arrays(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(one-column output, trace array) of a single hand, from the same engine as the batch."""
     _check_range(seed, hand, 1)
+    _check_dealer(inputs, dealer)
     out = np.zeros((inputs.layout.ncol, 1), dtype=np.int64)
     trace = np.zeros(TRACE_SIZE, dtype=np.int64)
     _trace_one(

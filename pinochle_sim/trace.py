@@ -149,7 +149,13 @@ def format_hand(rec: dict[str, Any]) -> str:
     if "widow" in rec:
         lines.append(
             f"Widow to the bidder: {' '.join(rec['widow'])};  discards "
-            f"{' '.join(rec['discards'])} (+{rec['discard_points']} for the bidder)"
+            f"{' '.join(rec['discards'])} ("
+            + (
+                "not counted: conceded"
+                if rec["conceded"]
+                else f"+{rec['discard_points']} for the bidder"
+            )
+            + ")"
         )
         changed = True
     if changed:

@@ -23,11 +23,18 @@ def card_points(cards: list[str]) -> int:
 
 
 def expected_scores(rec: dict) -> list[int]:
-    """RULES.md 8 written out for players who each play for self (save rule on)."""
+    """RULES.md 8 written out for players who each play for self (save rule on). The bidder's
+    recorded trick points include its discarded counters, which score for it, but only points
+    won in play save a side (the choice documented on the three-hand preset)."""
     bidder, bid = rec["bidder"], rec["bid"]
     out = []
     for p in range(3):
         meld, tricks = rec["team_meld"][p], rec["team_tricks"][p]
+        if p == bidder and not rec["conceded"]:
+            won_in_play = tricks - rec["discard_points"]
+            if won_in_play == 0:
+                out.append(-bid)
+                continue
         if rec["conceded"]:
             out.append(-bid if p == bidder else meld)
         elif tricks == 0:  # save rule: nothing for the hand, and the bidder is set
@@ -143,3 +150,37 @@ def test_deal_is_uniform_over_seats_and_widow():
             mean = (((code >> f) & 1) + ((code >> (24 + f)) & 1)).mean()
             assert abs(mean - expect) < 0.015, (col, f, mean)
     assert decode_hand(int(c["widow"][0])).__len__() == 3
+
+
+def test_discard_policy_reaches_the_kernel():
+    from pinochle_sim.policies.slots import DISCARD_RANDOM, PP_DISCARD, PP_DISCARD_PARAMS
+
+    assert PolicySet().to_array()[PP_DISCARD_PARAMS] == 1  # standard keeps trump by default
+    assert PolicySet.from_options(discard="random").to_array()[PP_DISCARD] == DISCARD_RANDOM
+    std = play_hands(seed=4, count=3000, rules="three-hand")
+    rnd = play_hands(seed=4, count=3000, rules="three-hand",
+                     policies=PolicySet.from_options(discard="random"))  # fmt: skip
+    assert np.array_equal(std["widow"], rnd["widow"])  # same cards
+    assert not np.array_equal(std["discards"], rnd["discards"])
+    # Standard discards keep trump whenever the bidder has another card: never a trump here.
+    trump = std["trump"]
+    disc = std["discards"]
+    suit_bits = np.array([0x3F << (6 * t) for t in range(4)], dtype=np.int64)[trump]
+    assert np.all((disc & suit_bits) == 0)
+    assert std["discard_points"].mean() > rnd["discard_points"].mean()
+
+
+def test_bad_dealer_and_unplayable_shapes_are_refused(tmp_path):
+    from click.testing import CliRunner
+
+    from pinochle_sim.cli import main
+
+    with pytest.raises(ValueError, match="dealer"):
+        hand_record(1, 1, rules="three-hand", dealer=3)
+    r = CliRunner().invoke(main, ["show", "--rules", "three-hand", "--dealer", "3"])
+    assert r.exit_code != 0 and "dealer" in r.output
+    two = tmp_path / "two.toml"
+    two.write_text('preset = "three-hand"\nname = "x"\nplayers = 2\nhand_size = 24\n'
+                   "widow = 0\ndiscard = 0\ndiscards_count = false\n")  # fmt: skip
+    r = CliRunner().invoke(main, ["show", "--rules", str(two)])
+    assert r.exit_code != 0 and "players" in r.output

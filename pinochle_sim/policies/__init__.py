@@ -89,6 +89,17 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "concede", "play-on", slots.CONCEDE_PLAY_ON, "always play the hand out"
         ),
     },
+    "discard": {
+        "standard": PolicyInfo(
+            "discard",
+            "standard",
+            slots.DISCARD_STANDARD,
+            "after taking the widow, discard the cards that cost least meld, keeping trump, "
+            "voiding short suits, high cards first (discarded counters score for the bidder)",
+            {"keep_trump": (1, "1: discard trump only when nothing else is left")},
+        ),
+        "random": PolicyInfo("discard", "random", slots.DISCARD_RANDOM, "uniform random cards"),
+    },
 }
 KINDS = tuple(REGISTRY)
 PARAM_LIMIT = 1_000_000

@@ -232,7 +232,7 @@ def bidding_side_tricks(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
             total / 2, color="#777777", linestyle="--", linewidth=1.5, label=f"half of {total}"
         )
         ax.set_xlabel(xlabel)
-        ax.set_ylabel("trick points (incl. last trick)")
+        ax.set_ylabel("trick points (incl. last trick" + (" and discards)" if solo else ")"))
         ax.set_xticks(df["level"])
         ax.legend(loc="upper left")
     _count_note(axes[1], f"hands played out; groups with n < {MIN_N} left off")

@@ -69,7 +69,13 @@ THREE_HAND = PARTNERSHIP.replace(
     discards_count=True,
     meld=TABLE_B,
 )
-"""Each for self; bidder takes the widow and discards 3, whose counters score for the bidder."""
+"""Each for self; bidder takes the widow and discards 3, whose counters score for the bidder.
+
+Choices where RULES.md is silent (pagat cut-throat / Hoyle): trump is named from the 15 dealt
+cards before the widow is seen (RULES.md 4 order: name trump, then the widow); meld is scored
+from the 15 cards kept, so a discarded card never melds; discarded counters are added to the
+bidder's trick points, but only points won in play save the bidder from the save rule ("the
+discard counts, but he must still win a trick to score the meld")."""
 
 PRESETS: dict[str, Ruleset] = {
     r.name: r for r in (PARTNERSHIP, PARTNERSHIP_CLASSIC, JOEDOG, TWO_HAND, THREE_HAND)
