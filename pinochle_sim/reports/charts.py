@@ -133,24 +133,41 @@ def partner_meld(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
 @styled
 def pass_value(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     """The bidder's and the bidding team's meld gained through the pass, by team trump count."""
-    fig, (ax,) = new_figure("The value of the pass", subtitle_from(meta))
-    overall = t[t["team_trumps"] == "all"].set_index("measure")
-    by = t[(t["team_trumps"] != "all") & (t["n"] >= MIN_N)].copy()
-    by["x"] = by["team_trumps"].astype(int)
-    for i, m in enumerate(("bidder gain", "team gain", "bidder meld before", "bidder meld after")):
+    measures = ("bidder gain", "team gain", "bidder meld before", "bidder meld after")
+    xlabel = "trumps held by the bidding partnership (unchanged by the pass)"
+    return _before_after(
+        "The value of the pass", t, meta, "team_trumps", measures, xlabel, "meld points"
+    )
+
+
+def _before_after(
+    title: str,
+    t: pd.DataFrame,
+    meta: dict[str, Any],
+    by_col: str,
+    measures: tuple[str, ...],
+    xlabel: str,
+    ylabel: str,
+) -> Figure:
+    """Means by a trump count (rows ``by_col`` != "all"), the first two measures as gains
+    (circles), the others as levels (squares); legends carry each overall mean."""
+    fig, (ax,) = new_figure(title, subtitle_from(meta))
+    overall = t[t[by_col] == "all"].set_index("measure")
+    by = t[(t[by_col] != "all") & (t["n"] >= MIN_N)].copy()
+    by["x"] = by[by_col].astype(int)
+    for i, m in enumerate(measures):
         df = by[by["measure"] == m]
-        mean = overall.loc[m, "mean"]
         _band(
             ax,
             df["x"],
             df,
             PALETTE[i],
-            f"{m} (overall {mean:.1f})",
-            marker="o" if "gain" in m else "s",
+            f"{m} (overall {overall.loc[m, 'mean']:.1f})",
+            marker="o" if i < 2 else "s",
         )
     ax.axhline(0, color="#333333", linewidth=1)
-    ax.set_xlabel("trumps held by the bidding partnership (unchanged by the pass)")
-    ax.set_ylabel("meld points")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.set_xticks(sorted(by["x"].unique()))
     ax.legend(loc="upper left")
     _count_note(ax, f"{int(overall['n'].iloc[0]):,} hands; shaded: 95% CI of the mean")
@@ -288,22 +305,16 @@ def auction_summary(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
 @styled
 def widow_value(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     """The bidder's meld before and after the widow, and the discards' points, by trump length."""
-    fig, (ax,) = new_figure("The value of the widow", subtitle_from(meta))
-    overall = t[t["trumps"] == "all"].set_index("measure")
-    by = t[(t["trumps"] != "all") & (t["n"] >= MIN_N)].copy()
-    by["x"] = by["trumps"].astype(int)
     measures = ("bidder gain", "discard points", "bidder meld before", "bidder meld after")
-    for i, m in enumerate(measures):
-        df = by[by["measure"] == m]
-        _band(ax, df["x"], df, PALETTE[i], f"{m} (overall {overall.loc[m, 'mean']:.1f})",
-              marker="o" if i < 2 else "s")  # fmt: skip
-    ax.axhline(0, color="#333333", linewidth=1)
-    ax.set_xlabel("trumps in the bidder's dealt hand")
-    ax.set_ylabel("points")
-    ax.set_xticks(sorted(by["x"].unique()))
-    ax.legend(loc="upper left")
-    _count_note(ax, f"{int(overall['n'].iloc[0]):,} hands; shaded: 95% CI of the mean")
-    return fig
+    return _before_after(
+        "The value of the widow",
+        t,
+        meta,
+        "trumps",
+        measures,
+        "trumps in the bidder's dealt hand",
+        "points",
+    )
 
 
 CHARTS = {
