@@ -50,7 +50,7 @@ from .meld import _meld
 from .passing import _add_all, _exchange, _remove_all
 from .policies.bid import _bid_limit, count_aces
 from .policies.pass_ import _discards
-from .policies.play import _choose_play
+from .policies.play import _choose_play, _random_play, pack_points, play_settings
 from .policies.slots import CONCEDE_CONCEDE, PP_CONCEDE
 from .rng import STREAM_DISCARD, STREAM_PASS, STREAM_PLAY, stream_init
 from .rules import PRESETS
@@ -125,6 +125,8 @@ def _play_tricks(
     must_trump = ra[RA_TRUMP] != 0
     head = ra[RA_HEAD]
     partners = ra[RA_PARTNERS] != 0
+    packed = pack_points(points)
+    greedy, draw_trump, smear = play_settings(pp)
     played = 0
     leader = bidder
     for t in range(n_tricks):
@@ -136,22 +138,25 @@ def _play_tricks(
         seat = leader
         for k in range(players):
             legal = legal_mask(hands[seat] & 0xFFFFFF, led, winner, trump, follow, must_trump, head)
-            f = _choose_play(
-                hands[seat],
-                legal,
-                played,
-                k,
-                winner,
-                winner_seat,
-                seat,
-                bidder,
-                trump,
-                players,
-                partners,
-                points,
-                pp,
-                rs,
-            )
+            if greedy:
+                f = _choose_play(
+                    hands[seat],
+                    legal,
+                    played,
+                    k,
+                    winner,
+                    winner_seat,
+                    seat,
+                    bidder,
+                    trump,
+                    players,
+                    partners,
+                    packed,
+                    draw_trump,
+                    smear,
+                )
+            else:
+                f = _random_play(legal, rs)
             hands[seat] = remove_card(hands[seat], f)
             played = add_card(played, f)
             pts += points[f % 6]

@@ -15,6 +15,10 @@ Parameters: ``draw_trump`` (1) turns trump drawing on/off; ``smear`` (1) gives c
 partner who is sure to win.
 
 ``random`` plays uniformly among the legal faces (two copies of a face are the same card).
+
+These functions take only scalars: passing numpy arrays into a jitted call bumps their reference
+counts atomically, which cost about 10 ns per call, more than the decision itself. Card points
+travel packed, 10 bits per rank (:func:`pack_points`).
 """
 
 from __future__ import annotations
@@ -28,6 +32,21 @@ from ..tricks import SUIT_MASK, beaters, higher_in_suit, suit_len
 from .slots import GREEDY_DRAW_TRUMP, GREEDY_SMEAR, PLAY_GREEDY, PP_PLAY, PP_PLAY_PARAMS
 
 BIG = 1 << 40
+
+
+@jit
+def pack_points(points: np.ndarray) -> int:
+    """Trick points by rank (9..A, each at most 1023) packed 10 bits per rank."""
+    packed = 0
+    for r in range(6):
+        packed |= points[r] << (10 * r)
+    return packed
+
+
+@jit
+def face_points(packed: int, f: int) -> int:
+    """Trick points of face ``f`` from :func:`pack_points`' word."""
+    return (packed >> (10 * (f % 6))) & 1023
 
 
 @jit
@@ -46,28 +65,28 @@ def _unseen_count(hand: int, played: int, suit: int) -> int:
 
 
 @jit
-def _cheapest(mask: int, trump: int, points: np.ndarray) -> int:
+def _cheapest(mask: int, trump: int, points: int) -> int:
     """Face of least value to lose: fewest points, side suit before trump, lowest rank."""
     best, best_key = -1, BIG
     m = mask
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        key = points[f % 6] * 256 + (f // 6 == trump) * 64 + f % 6
+        key = face_points(points, f) * 256 + (f // 6 == trump) * 64 + f % 6
         if key < best_key:
             best, best_key = f, key
     return best
 
 
 @jit
-def _richest(mask: int, trump: int, points: np.ndarray) -> int:
+def _richest(mask: int, trump: int, points: int) -> int:
     """Face that gives the most points: most points, side suit before trump, lowest rank."""
     best, best_key = -1, -BIG
     m = mask
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        key = points[f % 6] * 256 - (f // 6 == trump) * 64 - f % 6
+        key = face_points(points, f) * 256 - (f // 6 == trump) * 64 - f % 6
         if key > best_key:
             best, best_key = f, key
     return best
@@ -81,8 +100,8 @@ def _lead(
     bidder: int,
     trump: int,
     partners: bool,
-    points: np.ndarray,
-    pp: np.ndarray,
+    points: int,
+    draw_trump: bool,
 ) -> int:
     held = hand & 0xFFFFFF
     unseen = _unseen_faces(hand, played)
@@ -91,13 +110,7 @@ def _lead(
     top_trump = highest_bit_index(trumps) if trumps else -1
     boss_trump = top_trump >= 0 and (higher_in_suit(top_trump) & unseen) == 0
     out = _unseen_count(hand, played, trump)
-    if (
-        pp[PP_PLAY_PARAMS + GREEDY_DRAW_TRUMP]
-        and bidding_side
-        and trumps
-        and out > 0
-        and suit_len(hand, trump) >= out
-    ):
+    if draw_trump and bidding_side and trumps and out > 0 and suit_len(hand, trump) >= out:
         return top_trump if boss_trump else lowest_bit_index(trumps)
     # Cash a boss counter in a side suit, preferring the suit with most cards still out.
     best, best_out = -1, -1
@@ -106,7 +119,7 @@ def _lead(
         if s == trump or cards == 0:
             continue
         top = highest_bit_index(cards)
-        if points[top % 6] > 0 and (higher_in_suit(top) & unseen) == 0:
+        if face_points(points, top) > 0 and (higher_in_suit(top) & unseen) == 0:
             n_out = _unseen_count(hand, played, s)
             if n_out > best_out:
                 best, best_out = top, n_out
@@ -136,15 +149,15 @@ def _follow(
     trump: int,
     players: int,
     partners: bool,
-    points: np.ndarray,
-    pp: np.ndarray,
+    points: int,
+    smear: bool,
 ) -> int:
     unseen = _unseen_faces(hand, played)
     last = n_played == players - 1
     winners = legal & beaters(winner, trump)
     if partners and (winner_seat - seat) % 2 == 0:
         safe = last or (beaters(winner, trump) & unseen) == 0
-        if safe and pp[PP_PLAY_PARAMS + GREEDY_SMEAR]:
+        if safe and smear:
             return _richest(legal, trump, points)
         return _cheapest(legal, trump, points)
     if winners:
@@ -175,19 +188,15 @@ def _choose_play(
     trump: int,
     players: int,
     partners: bool,
-    points: np.ndarray,
-    pp: np.ndarray,
-    rs: np.ndarray,
+    points: int,
+    draw_trump: bool,
+    smear: bool,
 ) -> int:
-    """The face ``seat`` plays. ``played`` is every card played so far (packed), ``n_played``
-    the cards already in this trick, ``winner``/``winner_seat`` its currently winning card."""
-    if pp[PP_PLAY] != PLAY_GREEDY:
-        m = legal
-        for _ in range(below(rs, popcount(legal))):
-            m &= m - 1
-        return lowest_bit_index(m)
+    """The face ``seat`` plays under ``greedy``. ``played`` is every card played so far
+    (packed), ``n_played`` the cards already in this trick, ``winner``/``winner_seat`` its
+    currently winning card, ``points`` the packed card points (:func:`pack_points`)."""
     if n_played == 0:
-        return _lead(hand, played, seat, bidder, trump, partners, points, pp)
+        return _lead(hand, played, seat, bidder, trump, partners, points, draw_trump)
     return _follow(
         hand,
         legal,
@@ -200,5 +209,25 @@ def _choose_play(
         players,
         partners,
         points,
-        pp,
+        smear,
+    )
+
+
+@jit
+def _random_play(legal: int, rs: np.ndarray) -> int:
+    """``random``: a uniform choice among the legal faces."""
+    m = legal
+    for _ in range(below(rs, popcount(legal))):
+        m &= m - 1
+    return lowest_bit_index(m)
+
+
+@jit
+def play_settings(pp: np.ndarray) -> tuple[bool, bool, bool]:
+    """(greedy?, draw_trump, smear) from the policy array, read once per hand."""
+    greedy = pp[PP_PLAY] == PLAY_GREEDY
+    return (
+        greedy,
+        greedy and pp[PP_PLAY_PARAMS + GREEDY_DRAW_TRUMP] != 0,
+        greedy and pp[PP_PLAY_PARAMS + GREEDY_SMEAR] != 0,
     )

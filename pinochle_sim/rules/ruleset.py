@@ -261,9 +261,9 @@ def _validate(r: Ruleset) -> None:
     _check(
         isinstance(r.trick_points, tuple)
         and len(r.trick_points) == len(RANKS)
-        and all(_is_int(p) and p >= 0 for p in r.trick_points),
+        and all(_is_int(p) and 0 <= p <= 1000 for p in r.trick_points),
         "trick_points",
-        "must be 6 non-negative integers for the ranks 9, J, Q, K, 10, A",
+        "must be 6 integers 0..1000 for the ranks 9, J, Q, K, 10, A",
     )
     _check(r.last_trick >= 0, "last_trick", "must be >= 0")
     _check(r.head_trick in HEAD_RULES, "head_trick", f"must be one of {', '.join(HEAD_RULES)}")
