@@ -9,8 +9,6 @@ from __future__ import annotations
 from numba import types
 from numba.extending import intrinsic
 
-from ._jit import jit
-
 
 @intrinsic
 def popcount(typingctx, x):
@@ -50,11 +48,3 @@ def highest_bit_index(typingctx, x):
         return builder.sub(context.get_constant(types.int64, 63), lz)
 
     return types.int64(x), codegen
-
-
-@jit
-def nth_set_bit(mask: int, n: int) -> int:
-    """Index of the ``n``-th (0-based, from the lowest) set bit of ``mask``; assumes it exists."""
-    for _ in range(n):
-        mask &= mask - 1
-    return lowest_bit_index(mask)

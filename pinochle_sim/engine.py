@@ -81,7 +81,6 @@ _PARTNERSHIP_LAYOUT = layout_for(PRESETS["partnership"])
 COLUMNS: tuple[str, ...] = _PARTNERSHIP_LAYOUT.names
 """Column names of the four-hand partnership presets (other tables: ``layout_for(rules)``)."""
 COL = _PARTNERSHIP_LAYOUT.index
-NCOL = len(COLUMNS)
 
 # Trace layout (int64 array, only written when tracing):
 T_NCALLS = 0  # number of auction calls

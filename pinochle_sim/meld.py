@@ -5,7 +5,7 @@ sum of the best class-1 value of each suit, the best class-2 value and the best 
 
 * class 1 of a suit depends only on that suit's card counts, so it is looked up in a table of
   4096 entries indexed by the suit's 12 bits ``ONE6 | TWO6 << 6`` (built once per meld table by
-  :func:`meld_lut`, maximising over how many runs are used, as the rules say "best combination");
+  :func:`meld_table_array`, maximising over how many runs are used: "best combination");
 * class 2 depends on the counts of QS and JD; class 3 on a 4-bit mask test per rank.
 
 The kernel gets everything as one int64 array (``MeldArray``) laid out as:
@@ -86,11 +86,6 @@ def best_trump_class1(t: MeldTable, counts: list[int]) -> tuple[int, list[str]]:
     return total + n9 * t.dix, names + ["dix"] * n9
 
 
-def meld_lut(t: MeldTable) -> MeldArray:
-    """The flat int64 array the kernel reads (layout in the module docstring)."""
-    return _meld_lut_cached(t).copy()
-
-
 @lru_cache(maxsize=32)
 def _meld_lut_cached(t: MeldTable) -> MeldArray:
     a = np.zeros(MELD_ARRAY_SIZE, dtype=np.int64)
@@ -127,13 +122,6 @@ def _meld(hand: int, trump: int, ma: np.ndarray) -> int:
         n = 2 if (two & mask) == mask else (1 if (one & mask) == mask else 0)
         total += ma[8195 + 3 * i + n]
     return total
-
-
-@jit
-def _meld_all_trumps(hand: int, ma: np.ndarray, out: np.ndarray) -> None:
-    """Meld of a hand for each of the four trumps into ``out[0:4]``."""
-    for t in range(4):
-        out[t] = _meld(hand, t, ma)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .bits import lowest_bit_index, popcount
+from .bits import popcount
 
 PLANE = 0xFFFFFF
 SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
@@ -18,12 +18,6 @@ SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
 HEAD_ALWAYS = 0
 HEAD_TRUMP_LED = 1
 HEAD_NEVER = 2
-
-
-@jit
-def face_mask(hand: int) -> int:
-    """Faces held (ONE plane) of a packed hand."""
-    return hand & PLANE
 
 
 @jit
@@ -39,12 +33,6 @@ def remove_card(hand: int, f: int) -> int:
     b = 1 << f
     m = (hand >> 24) & b
     return hand ^ ((m << 24) | (b ^ m))
-
-
-@jit
-def hand_count(hand: int) -> int:
-    """Number of cards in a packed hand."""
-    return popcount(hand)
 
 
 @jit
@@ -95,14 +83,3 @@ def legal_mask(
     heads = head == HEAD_ALWAYS or (head == HEAD_TRUMP_LED and led == trump)
     win = cand & beaters(winner, trump) if heads else 0
     return win if win else cand
-
-
-@jit
-def card_points(f: int, ra_points: np.ndarray) -> int:
-    """Trick points of face ``f`` (``ra_points``: 6 values by rank 9..A)."""
-    return ra_points[f % 6]
-
-
-@jit
-def lowest_face(mask: int) -> int:
-    return lowest_bit_index(mask)

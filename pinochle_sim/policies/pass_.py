@@ -19,7 +19,7 @@ from .._jit import jit
 from ..bits import popcount
 from ..meld import _meld
 from ..rng import below
-from ..tricks import SUIT_MASK, remove_card, suit_len
+from ..tricks import SUIT_MASK, add_card, remove_card, suit_len
 from .slots import (
     DISCARD_KEEP_TRUMP,
     DISCARD_STANDARD,
@@ -61,7 +61,7 @@ def _partner_gives(hand: int, k: int, trump: int, pp: np.ndarray, rs: np.ndarray
         else:
             f = _nth_card(hand, below(rs, popcount(hand)))
         hand = remove_card(hand, f)
-        given = given | (1 << f) | ((given & (1 << f)) << 24)
+        given = add_card(given, f)
     return given
 
 
@@ -99,7 +99,7 @@ def _shed_cards(
         else:
             f = _nth_card(hand, below(rs, popcount(hand)))
         hand = remove_card(hand, f)
-        given = given | (1 << f) | ((given & (1 << f)) << 24)
+        given = add_card(given, f)
     return given
 
 
