@@ -160,6 +160,8 @@ _POLICY_HELP = {
     "play": "Card-play policy.",
     "concede": "Throw in hopeless bids or not.",
     "discard": "Discards after taking the widow (three-hand).",
+    "meld": "Which meld to lay down after winning a stock trick (two-hand).",
+    "stock": "Card play while the stock lasts (two-hand).",
 }
 
 
@@ -183,17 +185,19 @@ def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
-def make_policies(
-    bid_policy: str,
-    pass_policy: str,
-    play_policy: str,
-    concede_policy: str,
-    params: tuple[str, ...],
-    discard_policy: str = "standard",
-) -> PolicySet:
+def make_policies(names: dict[str, str], params: tuple[str, ...]) -> PolicySet:
+    """The policy set of the ``--KIND-policy`` options (``names``: ``{"bid_policy": ...}``)."""
+    chosen = {kind: names.get(f"{kind}_policy") for kind in REGISTRY}
     try:
         return PolicySet.from_options(
-            bid_policy, pass_policy, play_policy, concede_policy, list(params), discard_policy
+            chosen["bid"],
+            chosen["pass"],
+            chosen["play"],
+            chosen["concede"],
+            list(params),
+            chosen["discard"],
+            chosen["meld"],
+            chosen["stock"],
         )
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--param") from None
@@ -245,7 +249,7 @@ def parse_hand_spec(specs: tuple[str, ...]) -> list[int]:
     "--dealer",
     type=click.IntRange(0, 3),
     default=None,
-    help="Fix the dealer seat (default: hand index mod 4).",
+    help="Fix the dealer seat (default: hand index mod the number of players).",
 )
 @rules_option
 @policy_options
@@ -256,13 +260,9 @@ def show(
     hands: tuple[str, ...],
     dealer: int | None,
     ruleset: Ruleset,
-    bid_policy: str,
-    pass_policy: str,
-    play_policy: str,
-    concede_policy: str,
-    discard_policy: str,
     params: tuple[str, ...],
     as_json: bool,
+    **policy_names: str,
 ) -> None:
     """Show hands move by move: deal, auction, pass, meld, every trick, score.
 
@@ -271,9 +271,7 @@ def show(
       pinochle-sim show --seed 1 --hand 0:5
       pinochle-sim show --seed 7 --hand 42 --rules joedog --json
     """
-    policies = make_policies(
-        bid_policy, pass_policy, play_policy, concede_policy, params, discard_policy
-    )
+    policies = make_policies(policy_names, params)
     for i, h in enumerate(parse_hand_spec(hands)):
         rec = hand_record(seed, h, ruleset, policies, dealer)
         if as_json:
@@ -390,16 +388,12 @@ def run_command(
     ruleset: Ruleset,
     out: str | None,
     threads: int | None,
-    bid_policy: str,
-    pass_policy: str,
-    play_policy: str,
-    concede_policy: str,
-    discard_policy: str,
     params: tuple[str, ...],
     resume: bool,
     overwrite: bool,
     quiet: bool,
     part_size: int,
+    **policy_names: str,
 ) -> None:
     """Simulate N seeded hands into a Parquet dataset (one row per hand).
 
@@ -416,9 +410,7 @@ def run_command(
     from .simulate import run as run_sim
 
     n = parse_count(hands_text)
-    policies = make_policies(
-        bid_policy, pass_policy, play_policy, concede_policy, params, discard_policy
-    )
+    policies = make_policies(policy_names, params)
     bar = Progress(n) if (not quiet and sys.stderr.isatty()) else None
     try:
         summary = run_sim(
@@ -454,11 +446,7 @@ def run_command(
         )
     else:
         click.echo("nothing to compute: the run was already complete")
-    click.echo(
-        f"mean meld per seat {s.mean_seat_meld:.1f}, bidding side {s.mean_bidding_meld:.1f};"
-        f" mean bid {s.mean_bid:.1f}; stuck {s.stuck_rate:.1%}; made {s.make_rate:.1%};"
-        f" conceded {s.concede_rate:.1%}"
-    )
+    click.echo(s.headline)
 
 
 @main.command()

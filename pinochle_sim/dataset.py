@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 
 from . import __version__
 from .engine import ENGINE_VERSION
-from .policies import PolicySet
+from .policies import PolicySet, kinds_for
 from .records import parquet_options
 from .rules import Ruleset, loads_ruleset
 from .rules.toml_io import dumps_ruleset
@@ -52,7 +52,7 @@ class RunSettings:
         return {
             "rules_name": self.rules.name,
             "rules_toml": dumps_ruleset(self.rules),
-            "policies": self.policies.resolved(),
+            "policies": self.policies.resolved(kinds_for(self.rules)),
             "seed": self.seed,
             "hands": self.hands,
             "part_size": self.part_size,
@@ -91,14 +91,24 @@ def provenance(settings: RunSettings, start: int, count: int, created: str) -> d
         "engine_version": ENGINE_VERSION,
         "rules": settings.rules.name,
         "ruleset_toml": dumps_ruleset(settings.rules),
-        "policies": settings.policies.resolved(),
+        "policies": settings.policies.resolved(kinds_for(settings.rules)),
         "seed": settings.seed,
         "run_hands": settings.hands,
         "hand_start": start,
         "hand_count": count,
-        "dealer": "hand index mod 4" if settings.dealer is None else settings.dealer,
+        "dealer": (
+            f"hand index mod {settings.rules.players}"
+            if settings.dealer is None
+            else settings.dealer
+        ),
         "created": created,
     }
+
+
+def _dealer_text(settings: RunSettings) -> str | int:
+    if settings.dealer is None:
+        return f"hand index mod {settings.rules.players}"
+    return settings.dealer
 
 
 class RunFolder:

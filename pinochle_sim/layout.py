@@ -58,7 +58,81 @@ class Layout:
 
 def layout_for(rules: Ruleset) -> Layout:
     """The record layout of a ruleset (same rules, same layout)."""
+    if rules.trump_by == "turn-up":
+        return _two_hand_layout(rules.stock_size // 2)
     return _layout(rules.players, rules.teams, rules.partnerships, rules.widow > 0)
+
+
+# Two-hand columns sit at fixed places (two seats; one stock-trick family per stock trick).
+TWO_HAND_FIXED = (
+    "hand",
+    "dealer",
+    "trump",
+    "up_card",
+    "turnup_dix",
+    "exchanged",
+    "winner",
+    "last_trick",
+)
+(
+    D_HAND,
+    D_DEALER,
+    D_TRUMP,
+    D_UP,
+    D_TURNUP,
+    D_EXCHANGED,
+    D_WINNER,
+    D_LAST,
+) = range(8)
+D_DEALT = 8  # 2 seats
+D_STOCK = 10  # 2 words: the stock's faces in draw order, 5 bits each, 12 per word
+D_MELD_PRE = 12  # 2 seats x 4 trumps
+D_LEN = 20  # 2 seats x 4 suits
+D_ACES = 28
+D_MELD = 30
+D_MELDS_LAID = 32
+D_DIX = 34
+D_STOCK_TRICKS = 36
+D_TRICKS_WON = 38
+D_COUNTERS = 40
+D_RAW = 42
+D_TRICK_POINTS = 44
+D_SCORE = 46
+D_TRICK_WINNER = 48  # one per stock trick, then the meld laid after each stock trick
+_TWO_HAND_PAIRS = (
+    "dealt",
+    "stock",
+    "meld_{p}_{s}",
+    "len_{p}_{s}",
+    "aces",
+    "meld",
+    "melds_laid",
+    "dix",
+    "stock_tricks",
+    "tricks_won",
+    "counters",
+    "tricks_raw",
+    "trick_points",
+    "score",
+)
+
+
+@lru_cache(maxsize=4)
+def _two_hand_layout(stock_tricks: int) -> Layout:
+    names = list(TWO_HAND_FIXED)
+    for family in _TWO_HAND_PAIRS:
+        if family == "stock":
+            names += ["stock_lo", "stock_hi"]
+        elif "{s}" in family:
+            names += [family.format(p=p, s=s) for p in range(2) for s in SUIT_LETTERS]
+        else:
+            names += [f"{family}_{p}" for p in range(2)]
+    assert len(names) == D_TRICK_WINNER
+    names += [f"trick_winner_{t + 1:02d}" for t in range(stock_tricks)]
+    names += [f"meld_after_{t + 1:02d}" for t in range(stock_tricks)]
+    off = np.full(L_SIZE, -1, dtype=np.int64)
+    off.flags.writeable = False
+    return Layout(tuple(names), off)
 
 
 @lru_cache(maxsize=16)

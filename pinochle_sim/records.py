@@ -38,6 +38,23 @@ _FIXED = {
         "bidder (in its team_tricks) unless it conceded",
     ),
     "n_calls": (pa.int16(), "number of auction calls (bids and passes)"),
+    # two-hand
+    "up_card": (pa.int8(), "two-hand: face of the turned-up card (its suit is trump)"),
+    "turnup_dix": (pa.int16(), "two-hand: points the dealer scored for a turned-up 9"),
+    "exchanged": (
+        pa.int8(),
+        "two-hand: seat that exchanged the dix for the face-up card (-1 = nobody)",
+    ),
+    "winner": (pa.int8(), "two-hand: seat with the higher score (-1 = tie)"),
+    "last_trick": (pa.int8(), "two-hand: seat that won the last trick (+10)"),
+    "stock_lo": (
+        pa.int64(),
+        "two-hand: stock draws 1-12, face of draw k in bits 5(k-1)..5k-1 (top card first)",
+    ),
+    "stock_hi": (
+        pa.int64(),
+        "two-hand: stock draws 13-24 the same way (draw 24 is the up-card as turned)",
+    ),
 }
 _FAMILIES = [
     (r"dealt_(\d)", pa.int64(), "seat {0}'s dealt hand, packed"),
@@ -63,23 +80,67 @@ _FAMILIES = [
     ),
     (r"tricks_won_(\d)", pa.int8(), "tricks won by side {0}"),
     (r"score_(\d)", pa.int16(), "side {0}'s hand score (negative bid when set)"),
+    (r"melds_laid_(\d)", pa.int8(), "two-hand: melds seat {0} laid down (dix not counted)"),
+    (r"dix_(\d)", pa.int8(), "two-hand: 9s of trump seat {0} showed as dix"),
+    (r"stock_tricks_(\d)", pa.int8(), "two-hand: stock-phase tricks won by seat {0}"),
+    (
+        r"tricks_raw_(\d)",
+        pa.int16(),
+        "two-hand: seat {0}'s trick points before rounding (card points + last trick)",
+    ),
+    (
+        r"trick_points_(\d)",
+        pa.int16(),
+        "two-hand: seat {0}'s trick points as scored (rounded to tens, units 7-9 up)",
+    ),
+    (r"trick_winner_(\d\d)", pa.int8(), "two-hand: seat that won stock trick {0}"),
+    (
+        r"meld_after_(\d\d)",
+        pa.int16(),
+        "two-hand: meld points (incl. dix) the winner of stock trick {0} laid down",
+    ),
 ]
 
 
-def _describe(name: str) -> tuple[pa.DataType, str]:
+_TWO_HAND_OVERRIDES = [
+    ("trump", pa.int8(), "trump suit, the suit of the turned-up card: 0 S, 1 H, 2 D, 3 C"),
+    ("dealer", pa.int8(), "dealer seat (deal index mod 2 unless fixed); the other seat leads"),
+    (
+        r"meld_(\d)_([shdc])",
+        pa.int16(),
+        "seat {0}'s best meld of its 12 dealt cards if {1} were trump (all melds at once)",
+    ),
+    (
+        r"meld_(\d)",
+        pa.int16(),
+        "seat {0}'s meld laid down during the deal, dix and turned-up 9 included",
+    ),
+    (r"counters_(\d)", pa.int8(), "cards with trick points won by seat {0}"),
+    (r"tricks_won_(\d)", pa.int8(), "tricks won by seat {0} (stock phase and play-out)"),
+    (r"score_(\d)", pa.int16(), "seat {0}'s deal score: rounded trick points + meld"),
+]
+
+
+def _describe(name: str, two_hand: bool = False) -> tuple[pa.DataType, str]:
+    if two_hand:
+        for pattern, typ, doc in _TWO_HAND_OVERRIDES:
+            m = re.fullmatch(pattern, name)
+            if m:
+                return typ, doc.format(*[SUIT_WORDS.get(g, g) for g in m.groups()])
     if name in _FIXED:
         return _FIXED[name]
     for pattern, typ, doc in _FAMILIES:
         m = re.fullmatch(pattern, name)
         if m:
-            words = [SUIT_WORDS.get(g, g) for g in m.groups()]
+            words = [str(int(g)) if g.isdigit() else SUIT_WORDS.get(g, g) for g in m.groups()]
             return typ, doc.format(*words)
     raise KeyError(f"undocumented column {name!r}")
 
 
 def fields_for(rules: Ruleset) -> list[tuple[str, pa.DataType, str]]:
     """(name, Arrow type, meaning) of every column a ruleset's records have, in order."""
-    return [(name, *_describe(name)) for name in layout_for(rules).names]
+    two_hand = rules.trump_by == "turn-up"
+    return [(name, *_describe(name, two_hand)) for name in layout_for(rules).names]
 
 
 def schema_for(rules: Ruleset) -> pa.Schema:
@@ -91,7 +152,15 @@ FIELDS = fields_for(PRESETS["partnership"])
 SCHEMA = schema_for(PRESETS["partnership"])
 DOCS = {name: doc for name, _, doc in FIELDS}
 
-_NO_DICTIONARY = {"hand", "passed_to_bidder", "passed_to_partner", "widow", "discards"}
+_NO_DICTIONARY = {
+    "hand",
+    "passed_to_bidder",
+    "passed_to_partner",
+    "widow",
+    "discards",
+    "stock_lo",
+    "stock_hi",
+}
 
 
 def parquet_options(rules: Ruleset) -> dict:

@@ -38,6 +38,12 @@ class EngineInputs:
     ma: np.ndarray
     pp: np.ndarray
     layout: Layout
+    ca: np.ndarray | None = None
+    """Two-hand candidate melds (:mod:`pinochle_sim.stockmeld`); None in auction games."""
+
+    @property
+    def two_hand(self) -> bool:
+        return self.ca is not None
 
 
 def engine_inputs(
@@ -45,10 +51,13 @@ def engine_inputs(
 ) -> EngineInputs:
     """Resolve and check rules and policies for the engine."""
     r = resolve_rules(rules)
-    if r.trump_by != "auction" or r.meld_timing != "after-pass":
+    p = policies or DEFAULT_POLICIES
+    if r.trump_by == "turn-up":
+        return _two_hand_inputs(r, p)
+    if r.meld_timing != "after-pass":
         raise ValueError(
-            f"rules {r.name!r}: the engine plays auction games (four-hand partnership and "
-            "three-hand); two-hand play (turned-up trump, stock, melding after tricks) is planned"
+            f"rules {r.name!r}: melding after tricks needs the two-hand engine "
+            "(trump_by = 'turn-up')"
         )
     shapes_played = (r.players == 4 and r.partnerships) or (r.players == 3 and not r.partnerships)
     if not shapes_played or r.hand_size > 16:
@@ -70,8 +79,35 @@ def engine_inputs(
         )
     ma = meld_table_array(r)
     _check_record_range(r, ma)
-    p = policies or DEFAULT_POLICIES
     return EngineInputs(r, p, rule_array(r), ma, p.to_array(), layout_for(r))
+
+
+def _two_hand_inputs(r: Ruleset, p: PolicySet) -> EngineInputs:
+    """Checks for the two-hand engine (RULES.md 9), which plays 12 cards each and a 24-card
+    stock with melding after stock tricks."""
+    from .stockmeld import candidate_array, candidates
+
+    wrong = {
+        "players": (r.players != 2, "must be 2"),
+        "hand_size": (r.hand_size != 12, "must be 12 (a 23-card stock and the up-card)"),
+        "meld_timing": (r.meld_timing != "after-tricks", "must be 'after-tricks'"),
+        "stock_phase": (not r.stock_phase, "must be true (free play while the stock lasts)"),
+        "widow": (r.widow != 0, "must be 0"),
+        "save_rule": (r.save_rule, "does not apply (no bid): must be false"),
+        "throw_in": (r.throw_in, "does not apply (no bid): must be false"),
+    }
+    bad = [f"{key} {msg}" for key, (cond, msg) in wrong.items() if cond]
+    if bad:
+        raise ValueError(f"rules {r.name!r}: the two-hand engine needs " + "; ".join(bad))
+    ma = meld_table_array(r)
+    ca = candidate_array(r)
+    top = max(v for t in range(4) for _, v, _, _ in candidates(r.meld, t))
+    worst = 12 * top + 2 * r.meld.dix + r.turnup_dix + r.total_trick_points
+    if worst > RECORD_MAX:
+        raise ValueError(
+            f"rules {r.name!r}: meld could reach {worst:,}, beyond the records' int16 range"
+        )
+    return EngineInputs(r, p, rule_array(r), ma, p.to_array(), layout_for(r), ca)
 
 
 RECORD_MAX = 32767
@@ -141,6 +177,22 @@ def play_hands_array(
     _check_dealer(inputs, dealer)
     if out is None:
         out = np.empty((inputs.layout.ncol, count), dtype=np.int64)
+    if inputs.ca is not None:
+        from .two_hand import _play_range2
+
+        _play_range2(
+            inputs.ra,
+            inputs.ma,
+            inputs.ca,
+            inputs.pp,
+            seed,
+            start,
+            count,
+            chunk,
+            -1 if dealer is None else dealer,
+            out,
+        )
+        return out
     _play_range(
         inputs.ra,
         inputs.ma,
@@ -184,6 +236,22 @@ def trace_arrays(
     _check_range(seed, hand, 1)
     _check_dealer(inputs, dealer)
     out = np.zeros((inputs.layout.ncol, 1), dtype=np.int64)
+    if inputs.ca is not None:
+        from .two_hand import TRACE2_SIZE, _trace_deal
+
+        trace = np.zeros(TRACE2_SIZE, dtype=np.int64)
+        _trace_deal(
+            inputs.ra,
+            inputs.ma,
+            inputs.ca,
+            inputs.pp,
+            seed,
+            hand,
+            -1 if dealer is None else dealer,
+            out,
+            trace,
+        )
+        return out[:, 0], trace
     trace = np.zeros(TRACE_SIZE, dtype=np.int64)
     _trace_one(
         inputs.ra,
@@ -204,7 +272,8 @@ DEFAULT_PART_SIZE = 1 << 17
 
 @dataclass(frozen=True)
 class RunSummary:
-    """What a finished run reports."""
+    """What a finished run reports. Auction figures are None for two-hand runs, whose
+    ``win_rates`` (seat 0, seat 1, tie) are None for auction runs."""
 
     path: str
     hands: int
@@ -212,15 +281,32 @@ class RunSummary:
     seconds: float
     bytes: int
     mean_seat_meld: float
-    mean_bidding_meld: float
-    stuck_rate: float
-    make_rate: float
-    concede_rate: float
-    mean_bid: float
+    mean_bidding_meld: float | None = None
+    stuck_rate: float | None = None
+    make_rate: float | None = None
+    concede_rate: float | None = None
+    mean_bid: float | None = None
+    mean_score: float | None = None
+    win_rates: tuple[float, float, float] | None = None
 
     @property
     def hands_per_second(self) -> float:
         return self.hands_computed / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def headline(self) -> str:
+        """One line of the run's main figures."""
+        if self.win_rates is not None:
+            w0, w1, tie = self.win_rates
+            return (
+                f"mean meld per seat {self.mean_seat_meld:.1f}; mean score per seat "
+                f"{self.mean_score:.1f}; seat 0 wins {w0:.1%}, seat 1 {w1:.1%}, ties {tie:.1%}"
+            )
+        return (
+            f"mean meld per seat {self.mean_seat_meld:.1f}, bidding side "
+            f"{self.mean_bidding_meld:.1f}; mean bid {self.mean_bid:.1f}; stuck "
+            f"{self.stuck_rate:.1%}; made {self.make_rate:.1%}; conceded {self.concede_rate:.1%}"
+        )
 
 
 def default_out_dir(rules: Ruleset, seed: int, hands: int) -> str:
@@ -296,6 +382,21 @@ def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSumm
     from .dataset import open_dataset
 
     r = folder.settings.rules
+    if r.trump_by == "turn-up":
+        cols = ["meld_0", "meld_1", "score_0", "score_1", "winner"]
+        t = open_dataset(Path(path)).to_table(columns=cols)
+        d = {c: t.column(c).to_numpy().astype(np.int64) for c in cols}
+        w = d["winner"]
+        return RunSummary(
+            path=str(path),
+            hands=len(w),
+            hands_computed=computed,
+            seconds=seconds,
+            bytes=folder.size_bytes(),
+            mean_seat_meld=float((d["meld_0"].mean() + d["meld_1"].mean()) / 2),
+            mean_score=float((d["score_0"].mean() + d["score_1"].mean()) / 2),
+            win_rates=(float((w == 0).mean()), float((w == 1).mean()), float((w < 0).mean())),
+        )
     sides = range(r.teams)
     seats = range(r.players)
     cols = ["bidder", "bid", "stuck", "made", "conceded"]

@@ -10,7 +10,7 @@ from typing import Any
 from .cards import SUITS, card_name, decode_hand
 from .engine import T_CALLS, T_HANDS, T_NCALLS, T_NTRICKS, T_TRICKS, T_WIDOW, TRICK_WIDTH
 from .meld import score_meld
-from .policies import PolicySet
+from .policies import PolicySet, kinds_for
 from .rules import Ruleset
 from .simulate import engine_inputs, trace_arrays
 
@@ -33,6 +33,10 @@ def hand_record(
     row, trace = trace_arrays(inputs, seed, hand, dealer)
     r = inputs.rules
     col = {name: int(row[i]) for name, i in inputs.layout.index.items()}
+    if inputs.two_hand:
+        from .trace_two import two_hand_record
+
+        return two_hand_record(inputs, col, trace) | {"seed": seed}
     trump = col["trump"]
     calls = [
         {
@@ -95,7 +99,7 @@ def hand_record(
         "team_tricks": [col[f"team_tricks_{k}"] for k in sides],
         "made": bool(col["made"]),
         "score": [col[f"score_{k}"] for k in sides],
-        "policies": inputs.policies.resolved(),
+        "policies": inputs.policies.resolved(kinds_for(inputs.rules)),
     }
     return rec
 
@@ -114,6 +118,10 @@ def _by_suit(cards: list[str]) -> str:
 
 def format_hand(rec: dict[str, Any]) -> str:
     """A hand as a person would read it."""
+    if "up_card" in rec:
+        from .trace_two import format_two_hand
+
+        return format_two_hand(rec)
     n = len(rec["dealt"])
     partners = len(rec["score"]) == 2 and n == 4
 

@@ -39,6 +39,7 @@ from pinochle_sim import decode_hand
 from pinochle_sim.auction import MAX_CALLS, _auction
 from pinochle_sim.engine import COLUMNS
 from pinochle_sim.policies import PolicySet
+from pinochle_sim.rules import get_preset
 from pinochle_sim.scoring import _score_sides
 from pinochle_sim.simulate import (
     MAX_SEED,
@@ -592,12 +593,27 @@ def test_empty_range_and_bad_arguments() -> None:
             play_hands(seed=1, **{"count": 5, **kwargs})
 
 
-@pytest.mark.parametrize("rules", ["two-hand", "2"])
-def test_unsupported_presets_are_refused(rules: str) -> None:
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"hand_size": 10},
+        {"stock_phase": False},
+        {"save_rule": True},
+        {"meld_timing": "after-pass"},
+    ],
+)
+def test_two_hand_variants_the_engine_cannot_play_are_refused(changes: dict) -> None:
+    rules = get_preset("two-hand").replace(**changes)
+    with pytest.raises(ValueError, match="two-hand engine"):
         play_hands(seed=1, count=5, rules=rules)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="two-hand engine"):
         hand_record(1, 0, rules=rules)
+
+
+def test_melding_after_tricks_needs_a_turned_up_trump() -> None:
+    rules = get_preset("partnership").replace(meld_timing="after-tricks")
+    with pytest.raises(ValueError, match="turn-up"):
+        play_hands(seed=1, count=5, rules=rules)
 
 
 def test_unknown_rules_name_is_refused() -> None:

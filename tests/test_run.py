@@ -260,13 +260,21 @@ def test_cli_run_summary_and_errors(tmp_path):
         ["--hands", "10", "--param", "margin"],
         ["--hands", "10", "--threads", "0"],
         ["--hands", "10", "--resume", "--overwrite"],
-        ["--hands", "10", "--rules", "two-hand"],
+        ["--hands", "10", "--rules", str(_two_hand_variant(tmp_path, "hand_size = 10"))],
+        ["--hands", "10", "--rules", str(_two_hand_variant(tmp_path, "stock_phase = false"))],
     ]
     for args in bad_inputs:
         r = runner.invoke(main, ["run", *args, "--out", str(tmp_path / "x")])
         assert r.exit_code != 0, args
         assert isinstance(r.exception, SystemExit), (args, r.exception)
         assert "Error" in r.output and "Traceback" not in r.output, args
+
+
+def _two_hand_variant(tmp_path, line: str):
+    """A two-hand TOML the two-hand engine cannot play."""
+    path = tmp_path / f"variant-{len(list(tmp_path.glob('variant-*')))}.toml"
+    path.write_text(f'preset = "two-hand"\n{line}\n')
+    return path
 
 
 def test_cli_hands_forms_are_equal(tmp_path):

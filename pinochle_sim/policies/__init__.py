@@ -1,6 +1,7 @@
 """Policies: pluggable, parameterised decision makers, selected by name.
 
-Each kind of decision (``bid``, ``pass``, ``play``, ``concede``) has a registry of named policies;
+Each kind of decision (``bid``, ``pass``, ``play``, ``concede``, ``discard``, and two-hand ``meld``
+and ``stock``) has a registry of named policies;
 each policy is a small jitted function with documented integer parameters. A :class:`PolicySet`
 picks one policy of each kind plus parameter overrides and flattens itself to the int64 array the
 kernels read (layout in :mod:`pinochle_sim.policies.slots`).
@@ -100,6 +101,42 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
         ),
         "random": PolicyInfo("discard", "random", slots.DISCARD_RANDOM, "uniform random cards"),
     },
+    "meld": {
+        "greedy": PolicyInfo(
+            "meld",
+            "greedy",
+            slots.MELD_GREEDY,
+            "two-hand: lay the best meld after each stock trick won (a marriage before its run, "
+            "a pinochle before the double while tricks remain); always show and exchange the dix",
+            {
+                "build_up": (1, "1: lay the smaller meld inside a bigger one first"),
+                "build_up_min": (3, "stock tricks that must remain to build up"),
+                "exchange": (1, "1: exchange the dix for a face-up trump above the 9"),
+            },
+        ),
+        "random": PolicyInfo(
+            "meld", "random", slots.MELD_RANDOM, "two-hand: a uniformly random layable meld or none"
+        ),
+    },
+    "stock": {
+        "standard": PolicyInfo(
+            "stock",
+            "standard",
+            slots.STOCK_STANDARD,
+            "two-hand stock phase: win tricks worth points or the right to meld, keep trumps "
+            "and meld cards, throw the cheapest card otherwise",
+            {
+                "win_meld": (20, "meld points in hand that make winning the trick worthwhile"),
+                "meld_weight": (50, "percent of that meld counted as the value of winning"),
+                "trump_cost": (10, "keep value of a trump beyond its points"),
+                "meld_cost": (30, "keep value of a card of a meld layable now"),
+                "near_cost": (10, "keep value of a card of a meld one card short"),
+            },
+        ),
+        "random": PolicyInfo(
+            "stock", "random", slots.STOCK_RANDOM, "two-hand stock phase: a uniformly random card"
+        ),
+    },
 }
 KINDS = tuple(REGISTRY)
 PARAM_LIMIT = 1_000_000
@@ -111,6 +148,8 @@ DEFAULTS = {
     "play": "greedy",
     "concede": "concede",
     "discard": "standard",
+    "meld": "greedy",
+    "stock": "standard",
 }
 
 
@@ -130,6 +169,8 @@ class PolicySet:
     concede: str = "concede"
     params: tuple[tuple[str, int], ...] = ()
     discard: str = "standard"
+    meld: str = "greedy"
+    stock: str = "standard"
 
     def __post_init__(self) -> None:
         for kind in KINDS:
@@ -164,6 +205,8 @@ class PolicySet:
         concede: str | None = None,
         params: dict[str, Any] | list[str] | None = None,
         discard: str | None = None,
+        meld: str | None = None,
+        stock: str | None = None,
     ) -> PolicySet:
         """Build from names and ``KIND.NAME=VALUE`` strings or a dict (validated)."""
         items: dict[str, int] = {}
@@ -190,6 +233,8 @@ class PolicySet:
             concede or DEFAULTS["concede"],
             tuple(sorted(items.items())),
             discard or DEFAULTS["discard"],
+            meld or DEFAULTS["meld"],
+            stock or DEFAULTS["stock"],
         )
 
     def name(self, kind: str) -> str:
@@ -199,14 +244,16 @@ class PolicySet:
             "play": self.play,
             "concede": self.concede,
             "discard": self.discard,
+            "meld": self.meld,
+            "stock": self.stock,
         }
         return names[kind]
 
-    def resolved(self) -> dict[str, dict[str, Any]]:
-        """Every policy with every parameter value (defaults filled in), for provenance."""
+    def resolved(self, kinds: tuple[str, ...] = KINDS) -> dict[str, dict[str, Any]]:
+        """Every policy of ``kinds`` with every parameter value (defaults filled in)."""
         overrides = dict(self.params)
         out: dict[str, dict[str, Any]] = {}
-        for kind in KINDS:
+        for kind in kinds:
             info = _lookup(kind, self.name(kind))
             values = {p: overrides.get(f"{kind}.{p}", d) for p, (d, _) in info.params.items()}
             out[kind] = {"name": info.name, "params": values}
@@ -226,3 +273,16 @@ class PolicySet:
 
 
 DEFAULT_POLICIES = PolicySet()
+
+
+def kinds_for(rules: Any) -> tuple[str, ...]:
+    """The decisions a ruleset's games ask for (what provenance records)."""
+    if rules.trump_by == "turn-up":
+        return ("play", "meld", "stock")
+    kinds = ["bid"]
+    if rules.pass_cards:
+        kinds.append("pass")
+    kinds += ["play", "concede"] if rules.throw_in else ["play"]
+    if rules.widow:
+        kinds.append("discard")
+    return tuple(kinds)

@@ -6,6 +6,8 @@
 [32..39]  play policy parameters
 [40..47]  concede policy parameters
 [48..55]  discard (widow) policy parameters
+[56..63]  meld (two-hand laying) policy parameters
+[64..71]  stock (two-hand stock-phase play) policy parameters
 """
 
 PP_BID = 0
@@ -13,18 +15,24 @@ PP_PASS = 1
 PP_PLAY = 2
 PP_CONCEDE = 3
 PP_DISCARD = 4
+PP_MELD = 5
+PP_STOCK = 6
 PP_BID_PARAMS = 8
 PP_PASS_PARAMS = 24
 PP_PLAY_PARAMS = 32
 PP_CONCEDE_PARAMS = 40
 PP_DISCARD_PARAMS = 48
-PP_SIZE = 56
+PP_MELD_PARAMS = 56
+PP_STOCK_PARAMS = 64
+PP_SIZE = 72
 PARAM_SLOTS = {
     "bid": (PP_BID_PARAMS, 16),
     "pass": (PP_PASS_PARAMS, 8),
     "play": (PP_PLAY_PARAMS, 8),
     "concede": (PP_CONCEDE_PARAMS, 8),
     "discard": (PP_DISCARD_PARAMS, 8),
+    "meld": (PP_MELD_PARAMS, 8),
+    "stock": (PP_STOCK_PARAMS, 8),
 }
 ID_SLOTS = {
     "bid": PP_BID,
@@ -32,6 +40,8 @@ ID_SLOTS = {
     "play": PP_PLAY,
     "concede": PP_CONCEDE,
     "discard": PP_DISCARD,
+    "meld": PP_MELD,
+    "stock": PP_STOCK,
 }
 
 # Policy ids (stable: they are recorded in provenance through their names).
@@ -45,6 +55,10 @@ CONCEDE_CONCEDE = 0
 CONCEDE_PLAY_ON = 1
 DISCARD_STANDARD = 0
 DISCARD_RANDOM = 1
+MELD_GREEDY = 0
+MELD_RANDOM = 1
+STOCK_STANDARD = 0
+STOCK_RANDOM = 1
 
 # Parameter indexes inside each block.
 EST_MARGIN = 0
@@ -60,3 +74,11 @@ STD_KEEP_TRUMP = 0
 DISCARD_KEEP_TRUMP = 0
 GREEDY_DRAW_TRUMP = 0
 GREEDY_SMEAR = 1
+MELD_BUILD_UP = 0
+MELD_BUILD_UP_MIN = 1
+MELD_EXCHANGE = 2
+STOCK_WIN_MELD = 0
+STOCK_MELD_WEIGHT = 1
+STOCK_TRUMP_COST = 2
+STOCK_MELD_COST = 3
+STOCK_NEAR_COST = 4

@@ -10,7 +10,7 @@ from typing import TypeAlias
 
 import numpy as np
 
-from .ruleset import HEAD_RULES, Ruleset
+from .ruleset import HEAD_RULES, ROUNDING, Ruleset
 
 RuleArray: TypeAlias = np.ndarray
 
@@ -33,7 +33,9 @@ RA_SCALE = 23  # point unit relative to partnership (10 for joedog)
 RA_PARTNERS = 24  # 1 = seats i and i+2 are partners
 RA_DISCARD = 25  # cards the bidder discards after taking the widow
 RA_DISCARDS_COUNT = 26  # 1 = counters among the discards score for the bidder
-RA_SIZE = 27
+RA_ROUNDING = 27  # trick-point rounding: 0 none, 1 tens with units 7-9 up (two-hand)
+RA_TURNUP_DIX = 28  # points the dealer scores when the turned-up trump card is a 9
+RA_SIZE = 29
 
 
 def rule_array(r: Ruleset) -> RuleArray:
@@ -61,5 +63,7 @@ def rule_array(r: Ruleset) -> RuleArray:
     a[RA_PARTNERS] = r.partnerships
     a[RA_DISCARD] = r.discard
     a[RA_DISCARDS_COUNT] = r.discards_count
+    a[RA_ROUNDING] = ROUNDING.index(r.rounding)
+    a[RA_TURNUP_DIX] = r.turnup_dix
     a.flags.writeable = False
     return a
