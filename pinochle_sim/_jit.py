@@ -7,8 +7,9 @@ exception checks on integer division in hot loops). Nothing here ever falls back
 
 numba's cache only notices edits to a function's own file, not to the kernels it calls in other
 modules, so a changed policy could silently run stale compiled code. The cache therefore lives in
-a folder keyed by a hash of the whole package's source (``~/.cache/pinochle-sim/numba-<hash>``,
-honouring ``XDG_CACHE_HOME``); setting ``NUMBA_CACHE_DIR`` overrides it.
+a folder keyed by a hash of the package's source (``~/.cache/pinochle-sim/numba-<hash>``,
+honouring ``XDG_CACHE_HOME``); setting ``NUMBA_CACHE_DIR`` overrides it. The report package and
+the CLI hold no kernels and are left out of the hash, so editing them keeps the compiled code.
 """
 
 from __future__ import annotations
@@ -22,11 +23,16 @@ import numba
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
+_NO_KERNELS = ("reports/", "cli.py")
+
+
 def source_hash() -> str:
-    """A short hash of every Python source file of the package."""
+    """A short hash of the package's Python sources (all but :data:`_NO_KERNELS`)."""
     root = Path(__file__).parent
     h = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).as_posix().startswith(_NO_KERNELS):
+            continue
         h.update(path.relative_to(root).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

@@ -312,7 +312,7 @@ class Progress:
         click.echo(err=True)
 
 
-def parse_count(text: str) -> int:
+def parse_count(text: str, option: str = "--hands") -> int:
     """``1e6``, ``1_000_000`` or ``1000000`` -> 1000000; anything else (1.5, -3, abc) -> error."""
     t = str(text).strip().replace("_", "")
     try:
@@ -330,15 +330,13 @@ def parse_count(text: str) -> int:
             n = int(t)
     except ValueError:
         raise click.BadParameter(
-            f"{text!r} is not a whole number of hands (e.g. 1e6, 1_000_000, 1000000)",
-            param_hint="--hands",
+            f"{text!r} is not a whole number (e.g. 1e6, 1_000_000, 1000000)",
+            param_hint=option,
         ) from None
     if n < 1:
-        raise click.BadParameter(
-            f"{text!r}: the number of hands must be positive", param_hint="--hands"
-        )
+        raise click.BadParameter(f"{text!r}: the number must be positive", param_hint=option)
     if n > 10**11:
-        raise click.BadParameter(f"{text!r}: at most 1e11 hands per run", param_hint="--hands")
+        raise click.BadParameter(f"{text!r}: at most 1e11 per run", param_hint=option)
     return n
 
 
@@ -346,9 +344,17 @@ def parse_count(text: str) -> int:
 @click.option(
     "--hands",
     "hands_text",
-    required=True,
+    default=None,
     metavar="N",
     help="Number of hands: 1e6, 1_000_000 or 1000000.",
+)
+@click.option(
+    "--games",
+    "games_text",
+    default=None,
+    metavar="N",
+    help="Instead of single hands, play N whole games to the rules' target (one row per "
+    "deal, with running totals and the game's winner).",
 )
 @click.option(
     "--seed",
@@ -383,7 +389,8 @@ def parse_count(text: str) -> int:
 )
 @_user_errors
 def run_command(
-    hands_text: str,
+    hands_text: str | None,
+    games_text: str | None,
     seed: int,
     ruleset: Ruleset,
     out: str | None,
@@ -406,10 +413,15 @@ def run_command(
       pinochle-sim run --hands 1e6
       pinochle-sim run --hands 2e6 --seed 7 --rules joedog --param bid.margin=20 --out r/j7
       pinochle-sim run --hands 2e6 --seed 7 --rules joedog --param bid.margin=20 --out r/j7 --resume
+      pinochle-sim run --hands 1e6 --rules two-hand
+      pinochle-sim run --games 1e5 --rules two-hand
     """
     from .simulate import run as run_sim
 
-    n = parse_count(hands_text)
+    if (hands_text is None) == (games_text is None):
+        raise click.UsageError("give either --hands N or --games N")
+    games = games_text is not None
+    n = parse_count(games_text if games else hands_text, "--games" if games else "--hands")
     policies = make_policies(policy_names, params)
     bar = Progress(n) if (not quiet and sys.stderr.isatty()) else None
     try:
@@ -424,6 +436,7 @@ def run_command(
             overwrite,
             part_size=part_size,
             progress=bar.update if bar else None,
+            games=games,
         )
     except KeyboardInterrupt:
         raise click.ClickException(
@@ -436,7 +449,7 @@ def run_command(
         return
     s = summary
     click.echo(
-        f"{s.hands:,} hands in {s.path}  ({s.bytes / 1e6:.1f} MB, "
+        f"{s.hands:,} {'deals' if games else 'hands'} in {s.path}  ({s.bytes / 1e6:.1f} MB, "
         f"{s.bytes / s.hands:.1f} bytes/hand)"
     )
     if s.hands_computed:
@@ -451,7 +464,8 @@ def run_command(
 
 @main.command()
 @rules_option
-def schema(ruleset: Ruleset) -> None:
+@click.option("--games", is_flag=True, help="The records of a `run --games` (game columns).")
+def schema(ruleset: Ruleset, games: bool) -> None:
     """Print every column of the per-hand records: name, dtype, meaning.
 
     The columns depend on the table: per-seat columns for each seat, team columns per side.
@@ -460,10 +474,11 @@ def schema(ruleset: Ruleset) -> None:
     Examples:
       pinochle-sim schema
       pinochle-sim schema --rules three-hand
+      pinochle-sim schema --rules two-hand --games
     """
     from .records import schema_text
 
-    click.echo(schema_text(ruleset))
+    click.echo(schema_text(ruleset, games))
 
 
 @main.command()
@@ -491,7 +506,8 @@ def info(path: str, as_json: bool) -> None:
         parts = man["parts"]
         done = sum(p["count"] for p in parts.values())
         state = "complete" if man.get("complete") else "INCOMPLETE (finish with --resume)"
-        click.echo(f"run: {done:,} of {sett['hands']:,} hands in {len(parts)} parts, {state}")
+        unit = sett.get("unit", "hands")
+        click.echo(f"run: {done:,} of {sett['hands']:,} {unit} in {len(parts)} parts, {state}")
     for key in ("package_version", "engine_version", "rules", "seed", "dealer", "created"):
         click.echo(f"{key}: {meta[key]}")
     for kind, spec in meta["policies"].items():

@@ -47,9 +47,16 @@ class RunSettings:
     hands: int
     part_size: int
     dealer: int | None = None
+    games: bool = False
+    """``hands`` counts whole games (:mod:`pinochle_sim.games`); parts hold whole games."""
+
+    @property
+    def unit(self) -> str:
+        return "games" if self.games else "hands"
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "unit": self.unit,
             "rules_name": self.rules.name,
             "rules_toml": dumps_ruleset(self.rules),
             "policies": self.policies.resolved(kinds_for(self.rules)),
@@ -93,6 +100,7 @@ def provenance(settings: RunSettings, start: int, count: int, created: str) -> d
         "ruleset_toml": dumps_ruleset(settings.rules),
         "policies": settings.policies.resolved(kinds_for(settings.rules)),
         "seed": settings.seed,
+        "unit": settings.unit,
         "run_hands": settings.hands,
         "hand_start": start,
         "hand_count": count,
@@ -186,7 +194,8 @@ class RunFolder:
                 ok = (
                     meta.get("hand_start") == start
                     and meta.get("hand_count") == count
-                    and pq.ParquetFile(f).metadata.num_rows == count
+                    and meta.get("unit", "hands") == self.settings.unit
+                    and (self.settings.games or pq.ParquetFile(f).metadata.num_rows == count)
                 )
             except Exception:
                 ok = False
@@ -217,7 +226,7 @@ class RunFolder:
         """Write part ``k`` atomically and record it in the manifest."""
         final = self.path / part_name(k)
         tmp = self.path / f".{final.name}.tmp-{os.getpid()}"
-        pq.write_table(table, tmp, **parquet_options(self.settings.rules))
+        pq.write_table(table, tmp, **parquet_options(self.settings.rules, self.settings.games))
         os.replace(tmp, final)
         start, count = self.settings.part_range(k)
         self.done[k] = {"file": final.name, "start": start, "count": count}

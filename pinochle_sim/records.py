@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pyarrow as pa
 
-from .layout import layout_for
+from .layout import Layout, layout_for
 from .rules import PRESETS, Ruleset
 
 SUIT_WORDS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -51,6 +51,12 @@ _FIXED = {
         pa.int64(),
         "two-hand: stock draws 1-12, face of draw k in bits 5(k-1)..5k-1 (top card first)",
     ),
+    "game": (pa.int64(), "game index within the seed (games runs)"),
+    "deal": (pa.int16(), "deal number within its game, from 0 (games runs)"),
+    "game_winner": (
+        pa.int8(),
+        "side that won the game, on the game's last deal; -1 on the deals before (games runs)",
+    ),
     "stock_hi": (
         pa.int64(),
         "two-hand: stock draws 13-24 the same way (draw 24 is the up-card as turned)",
@@ -80,6 +86,7 @@ _FAMILIES = [
     ),
     (r"tricks_won_(\d)", pa.int8(), "tricks won by side {0}"),
     (r"score_(\d)", pa.int16(), "side {0}'s hand score (negative bid when set)"),
+    (r"total_(\d)", pa.int32(), "side {0}'s running game total after this deal (games runs)"),
     (r"melds_laid_(\d)", pa.int8(), "two-hand: melds seat {0} laid down (dix not counted)"),
     (r"dix_(\d)", pa.int8(), "two-hand: 9s of trump seat {0} showed as dix"),
     (r"stock_tricks_(\d)", pa.int8(), "two-hand: stock-phase tricks won by seat {0}"),
@@ -137,14 +144,23 @@ def _describe(name: str, two_hand: bool = False) -> tuple[pa.DataType, str]:
     raise KeyError(f"undocumented column {name!r}")
 
 
-def fields_for(rules: Ruleset) -> list[tuple[str, pa.DataType, str]]:
-    """(name, Arrow type, meaning) of every column a ruleset's records have, in order."""
+def _layout(rules: Ruleset, games: bool) -> Layout:
+    if games:
+        from .games import games_layout
+
+        return games_layout(rules)
+    return layout_for(rules)
+
+
+def fields_for(rules: Ruleset, games: bool = False) -> list[tuple[str, pa.DataType, str]]:
+    """(name, Arrow type, meaning) of every column a ruleset's records have, in order
+    (``games``: the records of a games run, with the game columns)."""
     two_hand = rules.trump_by == "turn-up"
-    return [(name, *_describe(name, two_hand)) for name in layout_for(rules).names]
+    return [(name, *_describe(name, two_hand)) for name in _layout(rules, games).names]
 
 
-def schema_for(rules: Ruleset) -> pa.Schema:
-    return pa.schema([pa.field(name, typ) for name, typ, _ in fields_for(rules)])
+def schema_for(rules: Ruleset, games: bool = False) -> pa.Schema:
+    return pa.schema([pa.field(name, typ) for name, typ, _ in fields_for(rules, games)])
 
 
 FIELDS = fields_for(PRESETS["partnership"])
@@ -154,6 +170,7 @@ DOCS = {name: doc for name, _, doc in FIELDS}
 
 _NO_DICTIONARY = {
     "hand",
+    "game",
     "passed_to_bidder",
     "passed_to_partner",
     "widow",
@@ -163,9 +180,9 @@ _NO_DICTIONARY = {
 }
 
 
-def parquet_options(rules: Ruleset) -> dict:
+def parquet_options(rules: Ruleset, games: bool = False) -> dict:
     """How part files are written (measured: ~53 bytes per hand, ~1 s per million rows)."""
-    names = layout_for(rules).names
+    names = _layout(rules, games).names
     return {
         "compression": "zstd",
         "compression_level": 1,  # level 3 is no smaller here and 13% slower to write
@@ -176,10 +193,13 @@ def parquet_options(rules: Ruleset) -> dict:
 
 
 def to_table(
-    out: np.ndarray, rules: Ruleset, metadata: dict[bytes, bytes] | None = None
+    out: np.ndarray,
+    rules: Ruleset,
+    metadata: dict[bytes, bytes] | None = None,
+    games: bool = False,
 ) -> pa.Table:
     """Engine output ``out[column, hand]`` (int64) to an Arrow table with compact dtypes."""
-    fields = fields_for(rules)
+    fields = fields_for(rules, games)
     arrays = []
     for i, (name, typ, _) in enumerate(fields):
         col = out[i]
@@ -194,15 +214,15 @@ def to_table(
                     f"which does not fit its {dtype} record type: use smaller point values"
                 )
             arrays.append(pa.array(col.astype(dtype, copy=False)))
-    schema = schema_for(rules)
+    schema = schema_for(rules, games)
     return pa.Table.from_arrays(
         arrays, schema=schema.with_metadata(metadata) if metadata else schema
     )
 
 
-def schema_text(rules: Ruleset | None = None) -> str:
+def schema_text(rules: Ruleset | None = None, games: bool = False) -> str:
     """The column table shown by ``pinochle-sim schema``."""
-    fields = fields_for(rules or PRESETS["partnership"])
+    fields = fields_for(rules or PRESETS["partnership"], games)
     width = max(len(n) for n, _, _ in fields)
     lines = [f"{'column':<{width}}  {'dtype':<6}  meaning"]
     for name, typ, doc in fields:

@@ -268,6 +268,8 @@ def trace_arrays(
 
 
 DEFAULT_PART_SIZE = 1 << 17
+GAMES_PART_SIZE = 1 << 14
+"""Games per part file in a games run (a two-hand game is ~4 deals, a partnership one ~7)."""
 
 
 @dataclass(frozen=True)
@@ -288,6 +290,10 @@ class RunSummary:
     mean_bid: float | None = None
     mean_score: float | None = None
     win_rates: tuple[float, float, float] | None = None
+    games: int | None = None
+    """Games runs: the number of games (``hands`` then counts their deals)."""
+    game_wins: tuple[float, ...] | None = None
+    """Games runs: each side's share of the games won."""
 
     @property
     def hands_per_second(self) -> float:
@@ -296,6 +302,12 @@ class RunSummary:
     @property
     def headline(self) -> str:
         """One line of the run's main figures."""
+        if self.games is not None:
+            wins = ", ".join(f"side {k} {w:.1%}" for k, w in enumerate(self.game_wins or ()))
+            return (
+                f"{self.games:,} games, {self.hands / self.games:.2f} deals per game; "
+                f"games won: {wins}"
+            )
         if self.win_rates is not None:
             w0, w1, tie = self.win_rates
             return (
@@ -309,8 +321,8 @@ class RunSummary:
         )
 
 
-def default_out_dir(rules: Ruleset, seed: int, hands: int) -> str:
-    return f"results/runs/{rules.name}-seed{seed}-{hands}"
+def default_out_dir(rules: Ruleset, seed: int, hands: int, games: bool = False) -> str:
+    return f"results/runs/{rules.name}-seed{seed}-{hands}" + ("games" if games else "")
 
 
 def run(
@@ -325,11 +337,14 @@ def run(
     part_size: int = DEFAULT_PART_SIZE,
     dealer: int | None = None,
     progress: Callable[[int], None] | None = None,
+    games: bool = False,
 ) -> RunSummary:
     """Simulate ``hands`` hands of ``seed`` into a Parquet run folder (see :mod:`dataset`).
 
     Part ``k+1`` is computed while part ``k`` is written on a thread; memory holds two parts at
     most whatever ``hands`` is. ``progress(n)`` is called with the hands finished each time.
+    With ``games``, ``hands`` counts whole games played to the target (:mod:`.games`), one row
+    per deal; ``dealer`` must then be None (the deal rotates within each game).
     """
     import time
     from concurrent.futures import ThreadPoolExecutor
@@ -343,31 +358,43 @@ def run(
         raise ValueError("part_size must be positive")
     inputs = engine_inputs(rules, policies)
     _check_range(seed, 0, hands)
-    settings = RunSettings(inputs.rules, inputs.policies, seed, hands, part_size, dealer)
-    path = out or default_out_dir(inputs.rules, seed, hands)
+    if games and dealer is not None:
+        raise ValueError("a games run rotates the dealer: it cannot be fixed")
+    if games:
+        part_size = min(part_size, GAMES_PART_SIZE)
+    settings = RunSettings(
+        inputs.rules, inputs.policies, seed, hands, part_size, dealer, games=games
+    )
+    path = out or default_out_dir(inputs.rules, seed, hands, games)
     folder = RunFolder(path, settings, resume=resume, overwrite=overwrite)
     if progress:
         progress(folder.hands_done())
     t0 = time.perf_counter()
     computed = 0
     ncol = inputs.layout.ncol
-    buffers = [np.empty((ncol, min(part_size, hands)), dtype=np.int64) for _ in range(2)]
+    n_buffers = 0 if games else 2
+    buffers = [np.empty((ncol, min(part_size, hands)), dtype=np.int64) for _ in range(n_buffers)]
     with threads(threads_), ThreadPoolExecutor(max_workers=1) as pool:
         pending = None
         pending_count = 0
         for i, k in enumerate(folder.todo()):
             start, count = settings.part_range(k)
-            buf = buffers[i % 2][:, :count]
-            play_hands_array(inputs, seed, start, count, dealer=dealer, out=buf)
+            if games:
+                from .games import play_games_array
+
+                buf = play_games_array(inputs, seed, start, count)
+            else:
+                buf = buffers[i % 2][:, :count]
+                play_hands_array(inputs, seed, start, count, dealer=dealer, out=buf)
             meta = provenance(settings, start, count, folder.created)
-            table = to_table(buf, inputs.rules, {META_KEY: json.dumps(meta).encode()})
+            table = to_table(buf, inputs.rules, {META_KEY: json.dumps(meta).encode()}, games)
             if pending is not None:
                 pending.result()
                 if progress:
                     progress(pending_count)
             pending = pool.submit(folder.write_part, k, table)
             pending_count = count
-            computed += count
+            computed += buf.shape[1]
         if pending is not None:
             pending.result()
             if progress:
@@ -382,6 +409,21 @@ def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSumm
     from .dataset import open_dataset
 
     r = folder.settings.rules
+    if folder.settings.games:
+        sides = [f"total_{k}" for k in range(r.teams)]
+        t = open_dataset(Path(path)).to_table(columns=["game_winner"])
+        w = t.column("game_winner").to_numpy().astype(np.int64)
+        n_games = int((w >= 0).sum())
+        return RunSummary(
+            path=str(path),
+            hands=len(w),
+            hands_computed=computed,
+            seconds=seconds,
+            bytes=folder.size_bytes(),
+            mean_seat_meld=float("nan"),
+            games=n_games,
+            game_wins=tuple(float((w == k).sum() / max(n_games, 1)) for k in range(len(sides))),
+        )
     if r.trump_by == "turn-up":
         cols = ["meld_0", "meld_1", "score_0", "score_1", "winner"]
         t = open_dataset(Path(path)).to_table(columns=cols)

@@ -35,7 +35,9 @@ RA_DISCARD = 25  # cards the bidder discards after taking the widow
 RA_DISCARDS_COUNT = 26  # 1 = counters among the discards score for the bidder
 RA_ROUNDING = 27  # trick-point rounding: 0 none, 1 tens with units 7-9 up (two-hand)
 RA_TURNUP_DIX = 28  # points the dealer scores when the turned-up trump card is a 9
-RA_SIZE = 29
+RA_GAME_TARGET = 29  # points that win a game
+RA_BIDDER_WINS_TIES = 30  # 1 = if several sides reach the target in one hand, the bidder's wins
+RA_SIZE = 31
 
 
 def rule_array(r: Ruleset) -> RuleArray:
@@ -65,5 +67,7 @@ def rule_array(r: Ruleset) -> RuleArray:
     a[RA_DISCARDS_COUNT] = r.discards_count
     a[RA_ROUNDING] = ROUNDING.index(r.rounding)
     a[RA_TURNUP_DIX] = r.turnup_dix
+    a[RA_GAME_TARGET] = r.game_target
+    a[RA_BIDDER_WINS_TIES] = r.bidder_wins_ties
     a.flags.writeable = False
     return a
