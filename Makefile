@@ -35,8 +35,8 @@ bench: $(STAMP)  ## hands per second per stage
 	$(BIN)/pinochle-sim bench
 
 STUDIES := meld_by_trump_length go_set pass_value partner_meld meld_distribution bid_vs_meld \
-           bidding_side_tricks auction_summary
-experiments: $(STAMP)  ## regenerate every study in results/ from one 1e6-hand run
+           bidding_side_tricks auction_summary three_hand two_hand
+experiments: $(STAMP)  ## regenerate every study in results/ (1e6-hand runs of three presets)
 	@for s in $(STUDIES) full_report; do $(BIN)/python experiments/$$s.py || exit 1; done
 
 clean-cache:  ## drop numba's compiled-code caches (one folder per source version)

@@ -1,7 +1,9 @@
-"""Shared by the study scripts: the one default run every study reads, and writing a study.
+"""Shared by the study scripts: the runs the studies read, and writing a study.
 
-All studies read the same 1,000,000-hand run of the default preset and policies (seed 0), made
-(or finished, if interrupted) on first use in ``results/runs/``; that folder is not committed.
+The partnership studies read one 1,000,000-hand run of the default preset and policies (seed 0);
+the three-hand and two-hand studies one 1,000,000-hand run of their preset (seed 0) each and
+write under ``results/three-hand/`` and ``results/two-hand/``. Each run is made (or finished, if
+interrupted) on first use in ``results/runs/``; that folder is not committed.
 """
 
 from __future__ import annotations
@@ -13,27 +15,35 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 HANDS = 1_000_000
 SEED = 0
-RUN = RESULTS / "runs" / f"partnership-seed{SEED}-{HANDS}"
 
 
-def ensure_run() -> Path:
-    """The default run folder, simulated or resumed if it is missing or incomplete."""
+def run_folder(rules: str = "partnership", hands: int = HANDS) -> Path:
+    return RESULTS / "runs" / f"{rules}-seed{SEED}-{hands}"
+
+
+RUN = run_folder()
+
+
+def ensure_run(rules: str = "partnership", hands: int = HANDS) -> Path:
+    """The run folder of ``rules``, simulated or resumed if it is missing or incomplete."""
     from pinochle_sim.dataset import MANIFEST, read_manifest
     from pinochle_sim.simulate import run
 
-    if (RUN / MANIFEST).exists() and read_manifest(RUN).get("complete"):
-        return RUN
-    print(f"simulating {HANDS:,} hands into {RUN} ...", file=sys.stderr)
-    run(HANDS, seed=SEED, out=str(RUN), resume=(RUN / MANIFEST).exists())
-    return RUN
+    folder = run_folder(rules, hands)
+    if (folder / MANIFEST).exists() and read_manifest(folder).get("complete"):
+        return folder
+    print(f"simulating {hands:,} {rules} hands into {folder} ...", file=sys.stderr)
+    run(hands, seed=SEED, rules=rules, out=str(folder), resume=(folder / MANIFEST).exists())
+    return folder
 
 
-def write_study(name: str) -> Path:
-    """Write one study's chart (PNG + SVG), table (CSV) and a short README into results/NAME."""
+def write_study(name: str, run_dir: Path | None = None, under: str = "") -> Path:
+    """Write one study's chart (PNG + SVG), table (CSV) and a short README into
+    results/UNDER/NAME, from ``run_dir`` (default: the default run)."""
     from pinochle_sim.reports import write_report
 
-    run_dir = ensure_run()
-    out = RESULTS / name
+    run_dir = run_dir or ensure_run()
+    out = RESULTS / under / name
     md = write_report(run_dir, out, ("png", "svg"), [name])
     md.rename(out / "README.md")
     print(f"{name}: {out}", file=sys.stderr)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import shutil
@@ -56,6 +57,10 @@ def _bench_deal_meld(seed: int, n: int, chunk: int, ma: np.ndarray, sink: np.nda
         sink[c] = acc
 
 
+def _full(inputs, buf: np.ndarray, m: int) -> None:
+    play_hands_array(inputs, 0, 0, m, out=buf[:, :m])
+
+
 def _rate(fn: Callable[[int], None], n: int, repeat: int = 3) -> float:
     fn(min(n, 10_000))  # compile / warm up
     best = float("inf")
@@ -69,7 +74,8 @@ def _rate(fn: Callable[[int], None], n: int, repeat: int = 3) -> float:
 def stage_rates(
     n: int = 2_000_000, thread_counts: tuple[int, ...] = (1, 2), rules: str = "partnership"
 ) -> list[tuple[str, int, float]]:
-    """[(stage, threads, hands/s)] for deal, deal + 16 melds, full hands."""
+    """[(stage, threads, hands/s)] for deal, deal + 16 melds, full hands (of ``rules``, then
+    three-hand and two-hand)."""
     inputs = engine_inputs(rules)
     chunk = 4096
     sink = np.zeros((n + chunk - 1) // chunk, dtype=np.int64)
@@ -83,6 +89,13 @@ def stage_rates(
     stages["full hands, default policies"] = lambda m: play_hands_array(
         inputs, 0, 0, m, out=out[:, :m]
     )
+    for other, label in (
+        ("three-hand", "full hands, three-hand"),
+        ("two-hand", "full deals, two-hand"),
+    ):
+        other_inputs = engine_inputs(other)
+        buf = np.empty((other_inputs.layout.ncol, n), dtype=np.int64)
+        stages[label] = functools.partial(_full, other_inputs, buf)
     rows = []
     for name, fn in stages.items():
         for k in thread_counts:
@@ -93,8 +106,9 @@ def stage_rates(
     return rows
 
 
-def end_to_end(hands: int = 1_000_000, cold: bool = False) -> float:
-    """Wall seconds of ``pinochle-sim run --hands N`` in a fresh process (cold: empty cache)."""
+def end_to_end(hands: int = 1_000_000, cold: bool = False, rules: str = "partnership") -> float:
+    """Wall seconds of ``pinochle-sim run --hands N --rules R`` in a fresh process (cold: empty
+    compile cache)."""
     tmp = tempfile.mkdtemp(prefix="pinochle-bench-")
     env = dict(os.environ)
     if cold:
@@ -107,6 +121,8 @@ def end_to_end(hands: int = 1_000_000, cold: bool = False) -> float:
         "--hands",
         str(hands),
         "--quiet",
+        "--rules",
+        rules,
         "--out",
         os.path.join(tmp, "run"),
     ]

@@ -541,10 +541,12 @@ def bench(hands_text: str, no_end_to_end: bool) -> None:
     for stage, k, rate in b.stage_rates(n):
         click.echo(f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s")
     if not no_end_to_end:
-        for cold in (False, True):
-            secs = b.end_to_end(1_000_000, cold=cold)
+        runs = [("partnership", False), ("partnership", True)]
+        runs += [("three-hand", False), ("two-hand", False)]
+        for rules, cold in runs:
+            secs = b.end_to_end(1_000_000, cold=cold, rules=rules)
             label = "cold compile cache" if cold else "warm compile cache"
-            click.echo(f"end-to-end run --hands 1e6, {label:<18} {secs:8.2f} s")
+            click.echo(f"end-to-end run --hands 1e6 --rules {rules:<12} {label:<18} {secs:8.2f} s")
 
 
 @main.command()
@@ -572,13 +574,15 @@ def bench(hands_text: str, no_end_to_end: bool) -> None:
 def report(run_dir: str, out: str | None, formats: str, only: tuple[str, ...]) -> None:
     """Write every chart, every table as CSV and a publishable report.md for a run folder.
 
-    Studies: meld_by_trump_length, meld_distribution, partner_meld, pass_value, bid_vs_meld,
-    go_set, bidding_side_tricks, auction_summary.
+    Studies (those that apply to the run's rules): meld_by_trump_length, meld_distribution,
+    partner_meld, pass_value, bid_vs_meld, go_set, bidding_side_tricks, auction_summary;
+    three-hand: widow_value; two-hand: meld_laid, early_tricks, score_margin.
 
     \b
     Examples:
       pinochle-sim report results/runs/partnership-seed0-1000000
       pinochle-sim report r/j7 --out blog/ --format png --only go_set --only pass_value
+      pinochle-sim report results/runs/two-hand-seed0-1000000
     """
     import os
 

@@ -16,7 +16,17 @@ from pinochle_sim.engine import COLUMNS
 from pinochle_sim.reports import QUESTIONS, STUDIES, questions, write_report
 from pinochle_sim.reports.charts import CHARTS
 from pinochle_sim.reports.stats import grouped_moments, grouped_quantiles, wilson
+from pinochle_sim.rules import get_preset
 from pinochle_sim.simulate import play_hands, run
+
+TWO_HAND_STUDIES = ("meld_laid", "early_tricks", "score_margin")
+
+
+def two_hand_frame(seed: int, count: int) -> pd.DataFrame:
+    """Simulated two-hand deals as a DataFrame that knows its rules."""
+    df = pd.DataFrame(play_hands(seed=seed, count=count, rules="two-hand"))
+    df.attrs["rules"] = get_preset("two-hand")
+    return df
 
 
 def synthetic(rows: list[dict]) -> pd.DataFrame:
@@ -244,6 +254,10 @@ def test_questions_read_only_needed_columns(tmp_path):
             with pytest.raises(ValueError, match="widow games"):
                 f(out)
             continue
+        if name in TWO_HAND_STUDIES:
+            with pytest.raises(ValueError, match="two-hand games"):
+                f(out)
+            continue
         t = f(out)
         assert len(t) and {"n"} <= set(t.columns), name
     with pytest.raises(ValueError, match="no column"):
@@ -299,6 +313,8 @@ def test_chart_renders_png_and_svg(name, real, tmp_path):
 
         data = pd.DataFrame(play_hands(seed=98, count=20_000, rules="three-hand"))
         data.attrs["rules"] = get_preset("three-hand")
+    if name in TWO_HAND_STUDIES:
+        data = two_hand_frame(seed=97, count=20_000)
     table = QUESTIONS[name](data)
     meta = {
         "rules": "partnership",
@@ -327,8 +343,8 @@ def test_report_cli_on_small_run(tmp_path):
     assert r.exit_code == 0, r.output
     rep = tmp_path / "rep"
     md = (rep / "report.md").read_text()
-    assert "3,000" in md and "seed* 5" in md
-    for name in (n for n in STUDIES if n != "widow_value"):
+    assert "3,000" in md and "seed* 5" in md and "Final score margin" not in md
+    for name in (n for n, st in STUDIES.items() if st.applies(get_preset("partnership"))):
         assert (rep / f"{name}.png").exists() and (rep / f"{name}.svg").exists()
         assert (rep / f"{name}.csv").exists()
         assert "![" in md and f"({name}.png)" in md
@@ -385,8 +401,6 @@ def test_tiny_run_gets_a_clear_error(tmp_path):
 
 
 def test_three_hand_report_hand_computed_and_end_to_end(tmp_path):
-    from pinochle_sim.rules import get_preset
-
     rows = [
         {"bidder": 2, "trump": 0, "meld_2_s": 100, "meld_2": 160, "discard_points": 20,
          "len_2_s": 6, "dealt_0": 0},
@@ -413,3 +427,136 @@ def test_three_hand_report_hand_computed_and_end_to_end(tmp_path):
     assert "partner" not in text.split("## The auction")[0].split("*Policies*")[1].split("\n", 1)[1]
     with pytest.raises(ValueError, match="does not apply"):
         write_report(out, tmp_path / "rep2", ("png",), ["pass_value"])
+
+
+# --------------------------------------------------------------------------- two-hand
+
+
+def two_hand_synthetic(rows: list[dict]) -> pd.DataFrame:
+    """Two-hand deals: every column 0 unless given (all stock tricks won by seat 0)."""
+    cols = list(play_hands(seed=1, count=1, rules="two-hand"))
+    df = pd.DataFrame(0, index=range(len(rows)), columns=cols, dtype=np.int64)
+    for i, r in enumerate(rows):
+        for k, v in r.items():
+            df.loc[i, k] = v
+    df.attrs["rules"] = get_preset("two-hand")
+    return df
+
+
+def test_two_hand_questions_hand_computed():
+    # Deal 0: dealer 0, trump H; seat 0 dealt 40 in hearts, lays 120, wins 7 stock tricks and
+    # the deal 260-200. Deal 1: dealer 1, trump S; seat 1 dealt 150 in spades, lays 190, wins
+    # 8 stock tricks; a 250-250 tie.
+    rows = [
+        {"dealer": 0, "trump": 1, "meld_0_h": 40, "meld_1_h": 10, "meld_0": 120, "meld_1": 60,
+         "stock_tricks_0": 7, "stock_tricks_1": 5, "score_0": 260, "score_1": 200, "winner": 0,
+         "trick_winner_01": 1, "meld_after_01": 20, "meld_after_02": 40},
+        {"dealer": 1, "trump": 0, "meld_0_s": 0, "meld_1_s": 150, "meld_0": 30, "meld_1": 190,
+         "stock_tricks_0": 4, "stock_tricks_1": 8, "score_0": 250, "score_1": 250, "winner": -1,
+         "trick_winner_01": 1, "meld_after_01": 150},
+    ]  # fmt: skip
+    df = two_hand_synthetic(rows)
+    m = questions.meld_laid(df)
+    a = m[m["by"] == "all"].iloc[0]
+    assert a["n"] == 4 and a["mean"] == pytest.approx((120 + 60 + 30 + 190) / 4)
+    assert a["dealt_mean"] == pytest.approx((40 + 10 + 0 + 150) / 4)
+    dealt = m[m["by"] == "dealt meld in trump"].set_index("level")
+    assert dealt.loc["0-19", "n"] == 2 and dealt.loc["0-19", "mean"] == pytest.approx(45)
+    assert dealt.loc["150-199", "mean"] == 190 and dealt.loc["150-199", "dealt_mean"] == 150
+    won = m[m["by"] == "stock tricks won"].set_index("level")["mean"]
+    assert won.to_dict() == {"4": 30.0, "5": 60.0, "7": 120.0, "8": 190.0}
+
+    e = questions.early_tricks(df)
+    first = e[e["level"] == 1].set_index("measure")
+    # trick 1 won by seat 1 both times: margins 200 - 260 and 250 - 250
+    assert first.loc["margin of the winner", "mean"] == pytest.approx(-30)
+    assert first.loc["meld after the trick", "mean"] == pytest.approx(85)
+    assert first.loc["winner wins the deal", "k"] == 0  # a loss and a tie
+    second = e[e["level"] == 2].set_index("measure")  # won by seat 0 both times
+    assert second.loc["margin of the winner", "mean"] == pytest.approx(30)
+    assert second.loc["winner wins the deal", "p"] == pytest.approx(0.5)
+    by_won = e[e["measure"] == "win by stock tricks"].set_index("level")
+    assert by_won["n"].to_dict() == {4: 1, 5: 1, 7: 1, 8: 1}
+    assert by_won["k"].to_dict() == {4: 0, 5: 0, 7: 1, 8: 0}
+
+    s = questions.score_margin(df)
+    hist = s[(s["what"] == "histogram") & (s["side"] == "dealer - non-dealer")]
+    assert hist.set_index("x")["k"].to_dict() == {0: 1, 60: 1}
+    mean = s[s["what"] == "mean margin"].set_index("side")["mean"]
+    assert mean["seat 0 - seat 1"] == pytest.approx(30) and mean["dealer - non-dealer"] == 30
+    out = s[s["what"] == "outcome"].set_index("level")["k"]
+    assert out.to_dict() == {"dealer wins": 1, "non-dealer wins": 0, "tie": 1}
+    with pytest.raises(ValueError, match="two-hand games"):
+        questions.score_margin(synthetic(rows[:1]))
+
+
+@pytest.fixture(scope="module")
+def two_hand_run(tmp_path_factory) -> tuple:
+    out = tmp_path_factory.mktemp("th") / "run"
+    run(5000, seed=11, rules="two-hand", out=str(out))
+    return out, pd.read_parquet(out)
+
+
+def _ci_ordered(t: pd.DataFrame, centre: str) -> bool:
+    r = t[t["n"] >= 2].dropna(subset=[centre])  # a single observation has no interval
+    assert r[["ci_lo", "ci_hi"]].notna().all().all()
+    return bool(((r["ci_lo"] <= r[centre] + 1e-9) & (r[centre] <= r["ci_hi"] + 1e-9)).all())
+
+
+def test_two_hand_tables_agree_with_columns(two_hand_run):
+    out, raw = two_hand_run
+    n = len(raw)
+    m = questions.meld_laid(out)
+    assert {"by", "level", "order", "n", "mean", "ci_lo", "ci_hi", "dealt_mean"} <= set(m.columns)
+    for by in ("dealt meld in trump", "stock tricks won", "all"):
+        assert m.loc[m["by"] == by, "n"].sum() == 2 * n
+    assert _ci_ordered(m, "mean")
+    laid = pd.concat([raw["meld_0"], raw["meld_1"]])
+    assert m[m["by"] == "all"].iloc[0]["mean"] == pytest.approx(laid.mean())
+    six = pd.concat([raw.loc[raw["stock_tricks_0"] == 6, "meld_0"],
+                     raw.loc[raw["stock_tricks_1"] == 6, "meld_1"]])  # fmt: skip
+    row = m[(m["by"] == "stock tricks won") & (m["level"] == "6")].iloc[0]
+    assert row["n"] == len(six) and row["mean"] == pytest.approx(six.mean())
+
+    e = questions.early_tricks(out)
+    assert {"measure", "level", "n", "mean", "k", "p", "ci_lo", "ci_hi"} <= set(e.columns)
+    per_trick = e[e["measure"] != "win by stock tricks"]
+    assert (per_trick["n"] == n).all() and len(per_trick) == 3 * 12
+    assert e.loc[e["measure"] == "win by stock tricks", "n"].sum() == 2 * n
+    assert _ci_ordered(e, "mean") and _ci_ordered(e, "p")
+    w = raw["trick_winner_03"]
+    margin = np.where(w == 0, 1, -1) * (raw["score_0"] - raw["score_1"])
+    row = e[(e["measure"] == "margin of the winner") & (e["level"] == 3)].iloc[0]
+    assert row["mean"] == pytest.approx(margin.mean())
+    row = e[(e["measure"] == "winner wins the deal") & (e["level"] == 3)].iloc[0]
+    assert row["k"] == (raw["winner"] == w).sum()
+
+    s = questions.score_margin(out)
+    hist = s[s["what"] == "histogram"]
+    assert (hist.groupby("side")["k"].sum() == n).all()
+    assert (hist["x"] % 10 == 0).all()  # scores are multiples of 10
+    assert _ci_ordered(s, "mean") and _ci_ordered(s, "p")
+    outcome = s[s["what"] == "outcome"].set_index("level")
+    assert outcome["k"].sum() == n and outcome.loc["tie", "k"] == (raw["winner"] == -1).sum()
+    dealer_margin = np.where(raw["dealer"] == 0, 1, -1) * (raw["score_0"] - raw["score_1"])
+    mean = s[s["what"] == "mean margin"].set_index("side")["mean"]
+    assert mean["dealer - non-dealer"] == pytest.approx(dealer_margin.mean())
+    assert outcome.loc["dealer wins", "k"] == (raw["winner"] == raw["dealer"]).sum()
+
+
+def test_two_hand_report_end_to_end(two_hand_run, tmp_path):
+    out, _ = two_hand_run
+    r = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.output
+    rep = tmp_path / "rep"
+    md = (rep / "report.md").read_text()
+    rules = get_preset("two-hand")
+    for name, study in STUDIES.items():
+        present = (rep / f"{name}.png").exists()
+        assert present == study.applies(rules), name
+        assert (f"## {study.title}" in md) == present
+    for name in TWO_HAND_STUDIES:
+        assert (rep / f"{name}.svg").exists() and (rep / f"{name}.csv").exists()
+    assert "go set" not in md.lower() and "The auction" not in md
+    with pytest.raises(ValueError, match="does not apply"):
+        write_report(out, tmp_path / "rep2", ("png",), ["go_set"])

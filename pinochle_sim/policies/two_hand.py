@@ -136,9 +136,33 @@ def choose_meld(
         o = base + 1 + CA_FIELDS * i
         inside = (ca[o + 2] & ~ca[ob + 2]) == 0
         smaller = ca[o] == ca[ob] and ca[o + 1] < ca[ob + 1] and inside
-        if smaller and _layable(cs, ca, p, hand, o):
+        if smaller and _layable(cs, ca, p, hand, o) and _still_layable_after(cs, ca, p, ob, o):
             return i
     return best
+
+
+@jit
+def _still_layable_after(cs: np.ndarray, ca: np.ndarray, p: int, big: int, small: int) -> bool:
+    """Whether the meld at ``big`` can still be laid after laying the smaller one at ``small``
+    (inside it, same class): a concealed card of it must be left over, since every new meld needs
+    one. The small meld uses table cards first (as :func:`pinochle_sim.stockmeld.lay`)."""
+    cls = ca[big]
+    hidden_big = 0
+    m = ca[big + 2] & 0xFFFFFF
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        hidden_big += usable(cs, p, f, cls, ca[big + 1])[1]
+    hidden_used = 0
+    need = ca[small + 2]
+    m = need & 0xFFFFFF
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        want = 1 + ((need >> (24 + f)) & 1)
+        n, hidden = usable(cs, p, f, cls, ca[small + 1])
+        hidden_used += max(0, want - (n - hidden))
+    return hidden_big - max(hidden_used, 1) >= 1
 
 
 @jit

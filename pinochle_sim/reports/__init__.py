@@ -6,11 +6,14 @@ from .questions import (
     auction_summary,
     bid_vs_meld,
     bidding_side_tricks,
+    early_tricks,
     go_set,
     meld_by_trump_length,
     meld_distribution,
+    meld_laid,
     partner_meld,
     pass_value,
+    score_margin,
 )
 from .report import STUDIES, write_report
 
@@ -20,10 +23,13 @@ __all__ = [
     "auction_summary",
     "bid_vs_meld",
     "bidding_side_tricks",
+    "early_tricks",
     "go_set",
     "meld_by_trump_length",
     "meld_distribution",
+    "meld_laid",
     "partner_meld",
     "pass_value",
+    "score_margin",
     "write_report",
 ]

@@ -10,6 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
+from .questions import MARGIN_SIDES
 from .style import PALETTE, new_figure, styled, subtitle_from
 
 
@@ -317,6 +318,144 @@ def widow_value(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     )
 
 
+def _bars(ax: Any, x: Any, df: pd.DataFrame, color: str, **kw: Any) -> None:
+    """Shares ``p`` as bars with 95% Wilson error bars."""
+    ax.bar(x, df["p"], color=color, **kw)
+    ax.errorbar(
+        x,
+        df["p"],
+        yerr=[df["p"] - df["ci_lo"], df["ci_hi"] - df["p"]],
+        fmt="none",
+        ecolor="#333333",
+        capsize=4,
+    )
+
+
+@styled
+def meld_laid(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """Two-hand: mean meld laid per seat and deal by the dealt hand's meld in trump and by stock
+    tricks won, beside the dealt potential of the same seats."""
+    overall = t[t["by"] == "all"].iloc[0]
+    fig, axes = new_figure(
+        f"Meld laid down per seat and deal (mean {overall['mean']:.1f})", subtitle_from(meta), 2
+    )
+    for ax, by, xlabel in (
+        (axes[0], "dealt meld in trump", "best meld of the 12 dealt cards in the turned-up trump"),
+        (axes[1], "stock tricks won", "stock tricks won by the seat (of 12)"),
+    ):
+        shown = t[(t["by"] == by) & (t["n"] >= MIN_N)].sort_values("order")
+        span = range(int(shown["order"].min()), int(shown["order"].max()) + 1)
+        df = shown.set_index("order").reindex(span)  # a group left off breaks the line
+        _band(ax, df.index, df, PALETTE[0], "meld laid during the deal (95% CI)")
+        ax.plot(
+            df.index,
+            df["dealt_mean"],
+            "--",
+            marker="s",
+            color=PALETTE[1],
+            linewidth=2,
+            label="meld in the dealt hand (group mean)",
+        )
+        ax.set_xticks(
+            shown["order"], shown["level"], rotation=0 if by == "stock tricks won" else 30
+        )
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("meld points (dix and turned-up 9 included)")
+        ax.set_ylim(bottom=0)
+        ax.legend(loc="upper left")
+    _count_note(
+        axes[1],
+        f"{int(overall['n']):,} seat-deals (2 per deal); groups with n < {MIN_N} left off",
+    )
+    return fig
+
+
+@styled
+def early_tricks(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """Two-hand: the final margin of stock trick k's winner and the meld laid after it; P(win
+    the deal) by stock tricks won."""
+    fig, axes = new_figure("What winning a stock trick is worth", subtitle_from(meta), ncols=2)
+    ax = axes[0]
+    for i, (m, label) in enumerate(
+        (
+            ("margin of the winner", "winner's final score margin over the loser"),
+            ("meld after the trick", "meld the winner laid right after the trick"),
+        )
+    ):
+        df = t[t["measure"] == m]
+        _band(ax, df["level"], df, PALETTE[i], f"{label} (95% CI)")
+    ax.axhline(0, color="#333333", linewidth=1)
+    top = t.loc[t["measure"].isin(["margin of the winner", "meld after the trick"]), "ci_hi"]
+    ax.set_ylim(min(0, ax.get_ylim()[0]), float(top.max()) * 1.3)  # room for the legend
+    ax.set_xticks(t.loc[t["measure"] == "margin of the winner", "level"])
+    ax.set_xlabel("stock trick (1 = first trick, led by the non-dealer)")
+    ax.set_ylabel("points")
+    ax.legend(loc="upper left")
+    ax = axes[1]
+    df = t[(t["measure"] == "win by stock tricks") & (t["n"] >= MIN_N)]
+    _band(ax, df["level"], df, PALETTE[2], "P(win the deal), 95% Wilson interval", y="p")
+    ax.axhline(0.5, color="#777777", linestyle="--", linewidth=1.5, label="50%")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xticks(df["level"])
+    ax.set_xlabel("stock tricks won by the seat (of 12)")
+    ax.set_ylabel("probability of winning the deal (a tie is no win)")
+    ax.legend(loc="upper left")
+    hands = int(t.loc[t["measure"] == "margin of the winner", "n"].iloc[0])
+    _count_note(ax, f"{hands:,} deals; tricks-won groups with n < {MIN_N} left off")
+    return fig
+
+
+MARGIN_BIN = 20
+
+
+@styled
+def score_margin(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """Two-hand: the distribution of the final score margin, and how often the dealer, the
+    non-dealer or neither wins."""
+    mean = t[t["what"] == "mean margin"].set_index("side")
+    fig, axes = new_figure("Final score margin of a two-hand deal", subtitle_from(meta), ncols=2)
+    ax = axes[0]
+    hist = t[t["what"] == "histogram"]
+    # Margins are multiples of 10, and multiples of 20 are about twice as common (most melds
+    # are worth multiples of 20): bins of 20 points show the shape without that comb.
+    lo = int(hist["x"].min()) // MARGIN_BIN * MARGIN_BIN
+    edges = np.arange(lo, int(hist["x"].max()) + 2 * MARGIN_BIN, MARGIN_BIN)
+    peak = 0.0
+    for i, side in enumerate(MARGIN_SIDES):
+        df = hist[hist["side"] == side]
+        share = np.bincount(
+            (df["x"].to_numpy().astype(np.int64) - lo) // MARGIN_BIN,
+            weights=df["p"],
+            minlength=len(edges) - 1,
+        )
+        peak = max(peak, float(share.max()))
+        m = mean.loc[side]
+        label = f"{side} (mean {m['mean']:+.1f}, 95% CI {m['ci_lo']:+.1f} to {m['ci_hi']:+.1f})"
+        if i == 0:
+            ax.stairs(share, edges, fill=True, color=PALETTE[0], alpha=0.45, label=label)
+        else:
+            ax.stairs(share, edges, color=PALETTE[3], linewidth=2.5, label=label)
+    ax.set_ylim(0, peak * 1.3)  # room for the legend
+    ax.axvline(0, color="#333333", linewidth=1)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
+    ax.set_xlabel(f"score margin (points, bins of {MARGIN_BIN}: x to x + {MARGIN_BIN - 10})")
+    ax.set_ylabel(f"share of deals per {MARGIN_BIN}-point bin")
+    ax.legend(loc="upper left")
+    ax = axes[1]
+    out = t[t["what"] == "outcome"]
+    _bars(ax, range(len(out)), out, PALETTE[0], width=0.6)
+    for x, p in enumerate(out["p"]):
+        ax.text(x, p + 0.015, f"{p:.1%}", ha="center", va="bottom", fontsize=15)
+    ax.set_xticks(range(len(out)), out["level"])
+    ax.set_ylim(0, max(0.6, float(out["ci_hi"].max()) + 0.08))
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("result of the deal (the non-dealer leads the first trick)")
+    ax.set_ylabel("share of deals")
+    _count_note(ax, f"{int(out['n'].iloc[0]):,} deals; error bars: 95% Wilson intervals")
+    return fig
+
+
 CHARTS = {
     "meld_by_trump_length": meld_by_trump_length,
     "meld_distribution": meld_distribution,
@@ -327,4 +466,7 @@ CHARTS = {
     "bidding_side_tricks": bidding_side_tricks,
     "auction_summary": auction_summary,
     "widow_value": widow_value,
+    "meld_laid": meld_laid,
+    "early_tricks": early_tricks,
+    "score_margin": score_margin,
 }

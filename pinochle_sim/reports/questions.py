@@ -493,6 +493,159 @@ def widow_value(data: Data) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)
 
 
+# --------------------------------------------------------------------------- two-hand
+
+
+def _need_two_hand(data: Data, question: str) -> int:
+    """Stock tricks per deal of a two-hand run (RULES.md section 9); other runs are an error."""
+    r = rules_of(data)
+    if r.trump_by != "turn-up":
+        raise ValueError(f"{question} is a question about two-hand games; this run is {r.name!r}")
+    return r.stock_size // 2
+
+
+def _both_seats(d: pd.DataFrame, prefix: str) -> np.ndarray:
+    """``{prefix}0`` then ``{prefix}1``: one observation per seat and deal (seat-major)."""
+    return np.concatenate([d[f"{prefix}0"].to_numpy(), d[f"{prefix}1"].to_numpy()])
+
+
+def meld_laid(data: Data) -> pd.DataFrame:
+    """Two-hand: the meld a seat lays down during the deal (dix and turned-up 9 included)
+    against its dealt hand's potential, the best meld of its dealt cards in the turned-up trump,
+    and against the stock tricks it won. Every seat of every deal is one observation.
+
+    ``by``: ``dealt meld in trump`` (buckets of that potential) / ``stock tricks won`` /
+    ``all``; ``mean`` the meld laid; ``dealt_mean`` the group's mean dealt potential (the stock
+    brings twelve more cards, so most seats lay more than their dealt hand held).
+    """
+    _need_two_hand(data, "meld scored by hand")
+    names = ["trump", "meld_0", "meld_1", "stock_tricks_0", "stock_tricks_1"]
+    names += [f"meld_{p}_{s}" for p in range(2) for s in SUITS]
+    d = columns(data, names)
+    n = len(d)
+    laid = _both_seats(d, "meld_").astype(float)
+    dealt = np.concatenate([_seat_trump(d, "meld", np.full(n, p), 2) for p in range(2)])
+    won = _both_seats(d, "stock_tricks_").astype(np.int64)
+    hand_of = np.tile(np.arange(n), 2)  # the two seats of a deal share a stock: correlated
+    buckets = _scaled(MELD_BUCKETS, data)
+    parts = (
+        ("dealt meld in trump", _bucket_labels(buckets), _bucket(dealt, buckets)),
+        ("stock tricks won", [str(i) for i in range(13)], np.minimum(won, 12)),
+        ("all", ["all"], np.zeros(2 * n, dtype=np.int64)),
+    )
+    rows = []
+    for by, labels, keys in parts:
+        ng = len(labels)
+        idx = pd.DataFrame({"by": by, "level": labels, "order": np.arange(ng)})
+        t = _means(keys, laid, ng, idx, hand_of)
+        pot = np.bincount(keys, weights=dealt, minlength=ng)[t["order"]] / t["n"]
+        rows.append(t.assign(dealt_mean=pot.to_numpy()))
+    return pd.concat(rows, ignore_index=True)
+
+
+def early_tricks(data: Data) -> pd.DataFrame:
+    """Two-hand: what winning stock trick k is worth, k = 1..12, one observation per deal —
+    the final score margin of the trick's winner over the loser (``margin of the winner``), the
+    meld the winner laid right after it (``meld after the trick``) and P(the trick's winner wins
+    the deal) (``winner wins the deal``) — and P(win the deal) by stock tricks won (``win by
+    stock tricks``, both seats of every deal). Ties count as not won.
+
+    ``level`` is the trick number or the tricks won; means carry ``mean``, proportions ``p``
+    and ``k`` (Wilson intervals; in the 6-6 group the two seats' outcomes are opposite, which
+    makes that interval a little conservative).
+    """
+    stock = _need_two_hand(data, "the value of winning early tricks")
+    trick = range(1, stock + 1)
+    winners = [f"trick_winner_{k:02d}" for k in trick]
+    melds = [f"meld_after_{k:02d}" for k in trick]
+    names = ["winner", "score_0", "score_1", "stock_tricks_0", "stock_tricks_1"]
+    d = columns(data, names + winners + melds)
+    n = len(d)
+    deal_winner = d["winner"].to_numpy().astype(np.int64)
+    w = d[winners].to_numpy().astype(np.int64).T.ravel()  # trick-major: trick k, then deal
+    keys = np.repeat(np.arange(stock), n)
+    deal = np.tile(np.arange(n), stock)
+    score = np.stack([d["score_0"].to_numpy(), d["score_1"].to_numpy()]).astype(float)
+    margin = score[w, deal] - score[1 - w, deal]
+    after = d[melds].to_numpy().T.ravel().astype(float)
+    level = pd.DataFrame({"level": list(trick)})
+    won = _both_seats(d, "stock_tricks_").astype(np.int64)
+    seat_won = np.concatenate([deal_winner == 0, deal_winner == 1])
+    by_won = pd.DataFrame({"measure": "win by stock tricks", "level": range(stock + 1)})
+    t = pd.concat(
+        [
+            _means(keys, margin, stock, level.assign(measure="margin of the winner")),
+            _means(keys, after, stock, level.assign(measure="meld after the trick")),
+            _props(
+                keys, w == deal_winner[deal], stock, level.assign(measure="winner wins the deal")
+            ),
+            _props(won, seat_won, stock + 1, by_won),
+        ],
+        ignore_index=True,
+    )
+    return t[["measure", "level", "n", "mean", "sd", "se", "k", "p", "ci_lo", "ci_hi"]]
+
+
+MARGIN_SIDES = ("seat 0 - seat 1", "dealer - non-dealer")
+
+
+def score_margin(data: Data) -> pd.DataFrame:
+    """Two-hand: the final score margin of a deal and who wins it.
+
+    ``what``: ``histogram`` (share of deals with each margin, ``level`` the margin in points,
+    per ``side``), ``mean margin`` (per ``side``) and ``outcome`` (``level`` dealer wins /
+    non-dealer wins / tie). The non-dealer leads the first trick; the dealer scores a turned-up
+    9 of trump.
+    """
+    _need_two_hand(data, "the final score margin")
+    d = columns(data, ["dealer", "winner", "score_0", "score_1"])
+    n = len(d)
+    dealer = d["dealer"].to_numpy().astype(np.int64)
+    seat_margin = d["score_0"].to_numpy().astype(np.int64) - d["score_1"].to_numpy()
+    dealer_margin = np.where(dealer == 0, 1, -1) * seat_margin
+    margins = dict(zip(MARGIN_SIDES, (seat_margin, dealer_margin), strict=True))
+    rows = []
+    for side, m in margins.items():
+        values, counts = np.unique(m, return_counts=True)
+        lo, hi = wilson(counts, n)
+        rows.append(
+            pd.DataFrame(
+                {
+                    "what": "histogram",
+                    "side": side,
+                    "level": values.astype(str),
+                    "x": values,
+                    "n": n,
+                    "k": counts,
+                    "p": counts / n,
+                    "ci_lo": lo,
+                    "ci_hi": hi,
+                }
+            )
+        )
+        idx = pd.DataFrame({"what": ["mean margin"], "side": [side], "level": ["all"]})
+        rows.append(_means(np.zeros(n, dtype=np.int64), m.astype(float), 1, idx))
+    winner = d["winner"].to_numpy().astype(np.int64)
+    outcome = np.where(winner < 0, 2, np.where(winner == dealer, 0, 1))
+    counts = np.bincount(outcome, minlength=3)
+    lo, hi = wilson(counts, n)
+    rows.append(
+        pd.DataFrame(
+            {
+                "what": "outcome",
+                "side": "dealer - non-dealer",
+                "level": ["dealer wins", "non-dealer wins", "tie"],
+                "n": n,
+                "k": counts,
+                "p": counts / n,
+                "ci_lo": lo,
+                "ci_hi": hi,
+            }
+        )
+    )
+    return pd.concat(rows, ignore_index=True)
+
+
 QUESTIONS = {
     "meld_by_trump_length": meld_by_trump_length,
     "meld_distribution": meld_distribution,
@@ -503,4 +656,7 @@ QUESTIONS = {
     "bidding_side_tricks": bidding_side_tricks,
     "auction_summary": auction_summary,
     "widow_value": widow_value,
+    "meld_laid": meld_laid,
+    "early_tricks": early_tricks,
+    "score_margin": score_margin,
 }

@@ -150,6 +150,77 @@ def _text_auction(t: pd.DataFrame, r: Ruleset) -> str:
     )
 
 
+def _text_meld_laid(t: pd.DataFrame, r: Ruleset) -> str:
+    a = _row(t, by="all")
+    won = t[t["by"] == "stock tricks won"].set_index("level")
+    step = (
+        f" Each stock trick won beyond six is worth about "
+        f"{won.loc['7', 'mean'] - won.loc['6', 'mean']:.0f} more meld."
+        if {"6", "7"} <= set(won.index)
+        else ""
+    )
+    dealt = t[(t["by"] == "dealt meld in trump") & (t["n"] >= charts.MIN_N)]
+    short = dealt[dealt["mean"] < dealt["dealt_mean"]]
+    tip = (
+        f" Seats dealt {short.iloc[0]['level']} in trump laid only {_ci(short.iloc[0])}, less "
+        f"than the {short.iloc[0]['dealt_mean']:.0f} their dealt cards held."
+        if len(short)
+        else ""
+    )
+    return (
+        "Each seat's meld laid down during the deal (dix and a turned-up 9 included) against the "
+        "best meld its 12 dealt cards held in the turned-up trump (left) and against the stock "
+        "tricks it won (right); the dashed line is the dealt meld of the same seats. A seat lays "
+        f"{_ci(a)} points from a dealt hand holding {a['dealt_mean']:.1f}: the twelve cards "
+        "drawn from the stock, and melding again with cards already on the table, count for "
+        f"more than the deal.{step}{tip}"
+    )
+
+
+def _text_early_tricks(t: pd.DataFrame, r: Ruleset) -> str:
+    margin = t[t["measure"] == "margin of the winner"]
+    first, last = margin.iloc[0], margin.iloc[-1]
+    wins = t[t["measure"] == "winner wins the deal"].set_index("level")
+    by_won = t[t["measure"] == "win by stock tricks"].set_index("level")
+    half = len(margin) // 2
+    more = (
+        f" Winning {half + 1} stock tricks instead of {half} raises the chance of winning the "
+        f"deal from {_pct(by_won.loc[half])} to {_pct(by_won.loc[half + 1])}."
+        if {half, half + 1} <= set(by_won.index)
+        else ""
+    )
+    return (
+        "Left: for each stock trick, the final score margin of the seat that won it over the "
+        "seat that lost it, and the meld the winner laid right after it; right: the chance of "
+        "winning the deal by the number of stock tricks won. The winner of the first trick ends "
+        f"{_ci(first)} points ahead and wins the deal in {wins.loc[1, 'p']:.1%} of deals; the "
+        f"winner of the last stock trick ({int(last['level'])}) ends {_ci(last)} ahead and wins "
+        f"{wins.loc[int(last['level']), 'p']:.1%}. Winning a trick is not a cause: the seat with "
+        f"the better cards wins more of them.{more}"
+    )
+
+
+def _text_score_margin(t: pd.DataFrame, r: Ruleset) -> str:
+    out = t[t["what"] == "outcome"].set_index("level")
+    mean = _row(t, what="mean margin", side="dealer - non-dealer")
+    return (
+        "Left: the share of deals ending with each score margin, seat 0 minus seat 1 (bars) and "
+        "dealer minus non-dealer (line); right: who wins the deal. The dealer wins "
+        f"{_pct(out.loc['dealer wins'])} of deals, the non-dealer "
+        f"{_pct(out.loc['non-dealer wins'])}, and {_pct(out.loc['tie'])} are tied; the dealer "
+        f"ends {_ci(mean)} points ahead on average. The non-dealer leads the first trick, and "
+        f"the dealer scores {r.turnup_dix} for a turned-up 9 of trump."
+    )
+
+
+def _auction(r: Ruleset) -> bool:
+    return r.trump_by == "auction"
+
+
+def _two_hand(r: Ruleset) -> bool:
+    return r.trump_by == "turn-up"
+
+
 MIN_HANDS = 1000
 """Smaller runs leave most chart groups empty."""
 
@@ -175,6 +246,7 @@ STUDIES: dict[str, Study] = {
         questions.meld_distribution,
         charts.meld_distribution,
         _text_meld_distribution,
+        _auction,
     ),
     "partner_meld": Study(
         "What to expect from your partner",
@@ -191,17 +263,22 @@ STUDIES: dict[str, Study] = {
         lambda r: r.partnerships and r.pass_cards > 0,
     ),
     "bid_vs_meld": Study(
-        "Winning bid against meld", questions.bid_vs_meld, charts.bid_vs_meld, _text_bid_vs_meld
+        "Winning bid against meld",
+        questions.bid_vs_meld,
+        charts.bid_vs_meld,
+        _text_bid_vs_meld,
+        _auction,
     ),
-    "go_set": Study("Go-set probability", questions.go_set, charts.go_set, _text_go_set),
+    "go_set": Study("Go-set probability", questions.go_set, charts.go_set, _text_go_set, _auction),
     "bidding_side_tricks": Study(
         "Trick points of the bidding side",
         questions.bidding_side_tricks,
         charts.bidding_side_tricks,
         _text_tricks,
+        _auction,
     ),
     "auction_summary": Study(
-        "The auction", questions.auction_summary, charts.auction_summary, _text_auction
+        "The auction", questions.auction_summary, charts.auction_summary, _text_auction, _auction
     ),
     "widow_value": Study(
         "The value of the widow",
@@ -209,6 +286,27 @@ STUDIES: dict[str, Study] = {
         charts.widow_value,
         _text_widow,
         lambda r: r.widow > 0,
+    ),
+    "meld_laid": Study(
+        "Meld scored by hand",
+        questions.meld_laid,
+        charts.meld_laid,
+        _text_meld_laid,
+        _two_hand,
+    ),
+    "early_tricks": Study(
+        "The value of winning stock tricks",
+        questions.early_tricks,
+        charts.early_tricks,
+        _text_early_tricks,
+        _two_hand,
+    ),
+    "score_margin": Study(
+        "Final score margin",
+        questions.score_margin,
+        charts.score_margin,
+        _text_score_margin,
+        _two_hand,
     ),
 }
 
