@@ -30,13 +30,12 @@ def _auction(
     """Run the auction; returns ``(bidder, bid, stuck, number of calls)``.
 
     Seat ``p`` raises while the next bid is within ``limits[p]``: by the largest step when its
-    limit exceeds the current bid by at least the largest step plus the ``jump`` parameter,
-    otherwise by the smallest step.
+    limit exceeds the current bid by at least the largest step plus its bidding policy's
+    ``jump`` parameter (``pp[p]``; a negative jump counts as 0), otherwise by the smallest step.
     """
     min_bid = ra[RA_MIN_BID]
     small = ra[RA_STEPS]
     large = ra[RA_STEPS + ra[RA_NSTEPS] - 1]
-    jump = pp[PP_BID_PARAMS + EST_JUMP]
     active = (1 << players) - 1  # bit p: seat p has not passed
     bid = 0
     high = -1
@@ -48,7 +47,7 @@ def _auction(
                 break
             if bid == 0:
                 call = min_bid if limits[seat] >= min_bid else PASS
-            elif limits[seat] >= bid + large + jump and limits[seat] >= bid + large:
+            elif limits[seat] >= bid + large + max(pp[seat, PP_BID_PARAMS + EST_JUMP], 0):
                 call = bid + large
             elif limits[seat] >= bid + small:
                 call = bid + small

@@ -19,7 +19,7 @@ import click
 from . import __version__
 from .cards import decode_hand, encode_hand, parse_suit
 from .meld import score_meld
-from .policies import DEFAULTS, REGISTRY, PolicySet
+from .policies import DEFAULTS, REGISTRY, PolicySet, parse_policy_spec
 from .rules import PRESETS, RulesError, Ruleset, dumps_ruleset, resolve_rules
 from .simulate import DEFAULT_PART_SIZE
 from .trace import format_hand, hand_record
@@ -600,6 +600,223 @@ def report(run_dir: str, out: str | None, formats: str, only: tuple[str, ...]) -
         progress=lambda name: click.echo(f"  {name}", err=True),
     )
     click.echo(f"report written: {md}  (open it in any Markdown viewer)")
+
+
+class PolicySpecParam(click.ParamType):
+    """``default``, inline ``play=counting,bid.margin=-20``, or a policy TOML file."""
+
+    name = "POLICIES"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> tuple[str, PolicySet]:
+        if isinstance(value, tuple):
+            return value
+        try:
+            return parse_policy_spec(value)
+        except ValueError as e:
+            self.fail(str(e), param, ctx)
+
+
+def _count_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--hands",
+        "hands_text",
+        default="1e5",
+        show_default=True,
+        metavar="N",
+        help="Deals, each played twice (1e5, 100_000 or 100000).",
+    )(func)
+
+
+def _seed_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--seed",
+        type=click.IntRange(0, 2**63 - 1),
+        default=0,
+        show_default=True,
+        help="Seed of the deals.",
+    )(func)
+
+
+@main.command("compare")
+@click.argument("a", type=PolicySpecParam())
+@click.argument("b", type=PolicySpecParam())
+@_count_option
+@_seed_option
+@rules_option
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output folder [default: results/compare/<A>-vs-<B>-seed<S>-<N>].")  # fmt: skip
+@click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@click.option("--threads", type=click.IntRange(1, 1024), default=None, help="Worker threads.")
+@_user_errors
+def compare_command(
+    a: tuple[str, PolicySet],
+    b: tuple[str, PolicySet],
+    hands_text: str,
+    seed: int,
+    ruleset: Ruleset,
+    out: str | None,
+    overwrite: bool,
+    threads: int | None,
+) -> None:
+    """Duplicate tournament of policy sets A and B: every deal is played twice, A and B
+    swapping seats, so card luck cancels. Prints A's gain per deal with a 95% CI, make, set and
+    stuck rates and mean bid of each; writes pairs.parquet (one row per deal), summary.csv/json
+    and a chart.
+
+    A and B: `default`, KIND=NAME and KIND.PARAM=VALUE items joined by commas, or a TOML file
+    (`play = "counting"` and a [params] table with e.g. `bid.margin = 20`).
+
+    \b
+    Examples:
+      pinochle-sim compare play=counting default --hands 1e5
+      pinochle-sim compare bid.margin=20 bid.margin=-20 --hands 2e5 --seed 3
+      pinochle-sim compare meld=random default --rules two-hand
+    """
+    from .compare import compare, write_match
+    from .simulate import threads as using
+
+    n = parse_count(hands_text)
+    target = out or _default_out("compare", f"{_slug(a[0])}-vs-{_slug(b[0])}", ruleset, seed, n)
+    _check_free(target, overwrite)
+    bar = Progress(2 * n) if sys.stderr.isatty() else None
+    with using(threads):
+        match = compare(
+            ruleset, a, b, n, seed, progress=(lambda k: bar.update(2 * k)) if bar else None
+        )
+    if bar:
+        bar.close()
+    path = write_match(match, target, overwrite)
+    for line in _match_lines(match.summary):
+        click.echo(line)
+    click.echo(f"written: {path}/pairs.parquet, summary.csv, compare.png")
+
+
+def _slug(label: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9.=-]+", "_", label).strip("_")[:60] or "policies"
+
+
+def _default_out(kind: str, name: str, rules: Ruleset, seed: int, n: int) -> str:
+    return f"results/{kind}/{rules.name}-{name}-seed{seed}-{n}"
+
+
+def _check_free(path: str, overwrite: bool) -> None:
+    import os
+
+    if os.path.isdir(path) and os.listdir(path) and not overwrite:
+        raise click.ClickException(f"{path!r} already exists: pass --overwrite to replace it")
+
+
+def _match_lines(summary: Any) -> list[str]:
+    a = summary.iloc[0]
+    lines = [
+        f"{a['policy']} minus {summary.iloc[1]['policy']}: {a['diff_per_deal']:+.2f} points per "
+        f"deal (95% CI {a['diff_lo']:+.2f} to {a['diff_hi']:+.2f}), {int(a['deals']):,} deals"
+    ]
+    for _, r in summary.iterrows():
+        if "make_rate" in r:
+            lines.append(
+                f"  {r['policy']}: mean score {r['mean_score']:.1f}/hand; bids won "
+                f"{int(r['bids_won']):,}: made {r['make_rate']:.1%} "
+                f"({r['make_lo']:.1%}-{r['make_hi']:.1%}), set {r['set_rate']:.1%}, "
+                f"stuck {r['stuck_rate']:.1%}, mean bid {r['mean_bid']:.1f}"
+            )
+        else:
+            lines.append(
+                f"  {r['policy']}: mean score {r['mean_score']:.1f}/hand; won {r['win_rate']:.1%}"
+                f" ({r['win_lo']:.1%}-{r['win_hi']:.1%}) of hands"
+            )
+    return lines
+
+
+@main.command("sweep")
+@click.option(
+    "--param",
+    "param_text",
+    required=True,
+    metavar="KIND.NAME=START:STOP:STEP",
+    help="The parameter and its values, e.g. bid.margin=-40:40:10 or bid.risk=60,75,90.",
+)
+@click.option("--base", type=PolicySpecParam(), default="default", show_default=True,
+              help="Policies the swept parameter is set on.")  # fmt: skip
+@click.option("--against", type=PolicySpecParam(), default="default", show_default=True,
+              help="The fixed opponent.")  # fmt: skip
+@_count_option
+@_seed_option
+@rules_option
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Output folder [default: results/sweep/<rules>-<param>-seed<S>-<N>].",
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@click.option("--threads", type=click.IntRange(1, 1024), default=None, help="Worker threads.")
+@_user_errors
+def sweep_command(
+    param_text: str,
+    base: tuple[str, PolicySet],
+    against: tuple[str, PolicySet],
+    hands_text: str,
+    seed: int,
+    ruleset: Ruleset,
+    out: str | None,
+    overwrite: bool,
+    threads: int | None,
+) -> None:
+    """Sweep one policy parameter: each value plays a duplicate match against a fixed opponent
+    on the same deals. Prints and charts the gain per deal, mean score, make rate and mean bid
+    against the parameter, with 95% confidence bands; writes sweep.csv and diffs.parquet.
+
+    \b
+    Examples:
+      pinochle-sim sweep --param bid.margin=-40:40:10 --hands 1e5
+      pinochle-sim sweep --param bid.risk=60,75,90 --base bid=calibrated --against default
+    """
+    from . import __version__
+    from .compare import parse_range, sweep, write_sweep
+    from .policies import kinds_for
+    from .simulate import threads as using
+
+    try:
+        key, values = parse_range(param_text)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--param") from None
+    n = parse_count(hands_text)
+    target = out or _default_out("sweep", _slug(key), ruleset, seed, n)
+    _check_free(target, overwrite)
+    bar = Progress(2 * n * len(values)) if sys.stderr.isatty() else None
+    with using(threads):
+        table, diffs = sweep(ruleset, base[1], key, values, against[1], n, seed,
+                             progress=(lambda k: bar.update(2 * k)) if bar else None)  # fmt: skip
+    if bar:
+        bar.close()
+    kinds = kinds_for(ruleset)
+    meta = {
+        "package": "pinochle-sim",
+        "package_version": __version__,
+        "rules": ruleset.name,
+        "seed": seed,
+        "deals": n,
+        "param": key,
+        "values": values,
+        "base": {"label": base[0], "policies": base[1].resolved(kinds)},
+        "against_label": against[0],
+        "against": {"label": against[0], "policies": against[1].resolved(kinds)},
+    }
+    path = write_sweep(table, diffs, meta, target, overwrite)
+    for _, r in table.iterrows():
+        extra = (
+            f"; made {r['make_rate']:.1%}, mean bid {r['mean_bid']:.1f}"
+            if "make_rate" in r
+            else f"; won {r['win_rate']:.1%}"
+        )
+        click.echo(
+            f"{key}={int(r['value'])}: {r['diff_per_deal']:+.2f} per deal "
+            f"({r['diff_lo']:+.2f} to {r['diff_hi']:+.2f}){extra}"
+        )
+    click.echo(f"written: {path}/sweep.csv, diffs.parquet, sweep.png")
 
 
 def run_cli() -> None:  # pragma: no cover - console entry point

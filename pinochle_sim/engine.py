@@ -49,8 +49,9 @@ from .layout import (
 from .meld import _meld
 from .passing import _add_all, _exchange, _remove_all
 from .policies.bid import _bid_limit, count_aces
+from .policies.choose_play import PLAY_BITS, PLAY_MASK, _play_card, _shown_out, play_settings
 from .policies.pass_ import _discards
-from .policies.play import _choose_play, _random_play, pack_points, play_settings
+from .policies.play import pack_points
 from .policies.slots import CONCEDE_CONCEDE, PP_CONCEDE
 from .rng import STREAM_DISCARD, STREAM_PASS, STREAM_PLAY, stream_init
 from .rules import PRESETS
@@ -116,7 +117,7 @@ def _play_tricks(
     tracing: bool,
 ) -> None:
     """Play out every trick from the bidder's lead; adds to ``sides`` = [trick points x4,
-    counters x4, tricks won x4] by side."""
+    counters x4, tricks won x4] by side. Each seat plays its own play policy (``pp[seat]``)."""
     players = ra[RA_PLAYERS]
     n_tricks = ra[RA_HAND_SIZE]
     points = ra[RA_POINTS : RA_POINTS + 6]
@@ -125,8 +126,11 @@ def _play_tricks(
     head = ra[RA_HEAD]
     partners = ra[RA_PARTNERS] != 0
     packed = pack_points(points)
-    greedy, draw_trump, smear = play_settings(pp)
+    settings = 0
+    for p in range(players):
+        settings |= play_settings(pp[p]) << (PLAY_BITS * p)
     played = 0
+    voids = 0  # bit 4 * seat + suit: the seat showed out of that suit
     leader = bidder
     for t in range(n_tricks):
         led = -1
@@ -137,25 +141,24 @@ def _play_tricks(
         seat = leader
         for k in range(players):
             legal = legal_mask(hands[seat] & 0xFFFFFF, led, winner, trump, follow, must_trump, head)
-            if greedy:
-                f = _choose_play(
-                    hands[seat],
-                    legal,
-                    played,
-                    k,
-                    winner,
-                    winner_seat,
-                    seat,
-                    bidder,
-                    trump,
-                    players,
-                    partners,
-                    packed,
-                    draw_trump,
-                    smear,
-                )
-            else:
-                f = _random_play(legal, rs)
+            f = _play_card(
+                (settings >> (PLAY_BITS * seat)) & PLAY_MASK,
+                hands[seat],
+                legal,
+                played,
+                k,
+                winner,
+                winner_seat,
+                seat,
+                bidder,
+                trump,
+                players,
+                partners,
+                packed,
+                voids,
+                led,
+                rs,
+            )
             hands[seat] = remove_card(hands[seat], f)
             played = add_card(played, f)
             pts += points[f % 6]
@@ -164,9 +167,11 @@ def _play_tricks(
                 led = f // 6
                 winner = f
                 winner_seat = seat
-            elif (beaters(winner, trump) >> f) & 1:
-                winner = f
-                winner_seat = seat
+            else:
+                voids |= _shown_out(seat, f, led, trump)
+                if (beaters(winner, trump) >> f) & 1:
+                    winner = f
+                    winner_seat = seat
             if tracing:
                 trace[T_TRICKS + t * TRICK_WIDTH + 1 + k] = f
             seat = seat + 1 if seat + 1 < players else 0
@@ -208,7 +213,7 @@ def _value_hands(
             melds[s] = _meld(hands[p], s, ma)
             out[lay[L_MELD_PRE] + 4 * p + s, row] = melds[s]
             out[lay[L_LEN] + 4 * p + s, row] = suit_len(hands[p], s)
-        scratch[S_LIMITS + p], scratch[S_TRUMPS + p] = _bid_limit(hands[p], melds, ra, pp)
+        scratch[S_LIMITS + p], scratch[S_TRUMPS + p] = _bid_limit(hands[p], melds, ra, pp[p])
 
 
 @jit
@@ -258,7 +263,7 @@ def _improve_hands(
         return 0
     stream_init(rs, seed, h, STREAM_DISCARD)
     hands[bidder] = _add_all(hands[bidder], widow)
-    discards = _discards(hands[bidder], ra[RA_DISCARD], trump, ma, pp, rs)
+    discards = _discards(hands[bidder], ra[RA_DISCARD], trump, ma, pp[bidder], rs)
     hands[bidder] = _remove_all(hands[bidder], discards)
     points = 0
     if ra[RA_DISCARDS_COUNT]:
@@ -366,7 +371,7 @@ def _play_hand(
             trace[T_HANDS + p] = hands[p]
     bside = _side(bidder, partners)
     hopeless = bid - sides[12 + bside] > ra[RA_TOTAL]
-    conceded = ra[RA_THROW_IN] != 0 and hopeless and pp[PP_CONCEDE] == CONCEDE_CONCEDE
+    conceded = ra[RA_THROW_IN] != 0 and hopeless and pp[bidder, PP_CONCEDE] == CONCEDE_CONCEDE
     if not conceded:
         stream_init(rs, seed, h, STREAM_PLAY)
         _play_tricks(hands, bidder, trump, ra, pp, rs, sides, trace, tracing)

@@ -42,12 +42,13 @@ def _exchange(
     pp: np.ndarray,
     rs: np.ndarray,
 ) -> tuple[int, int]:
-    """Do the pass in place; returns (cards to bidder, cards to partner), both packed."""
+    """Do the pass in place; returns (cards to bidder, cards to partner), both packed. Each
+    seat follows its own passing policy (``pp[seat]``)."""
     partner = (bidder + 2) % 4
-    to_bidder = _partner_gives(hands[partner], k, trump, pp, rs)
+    to_bidder = _partner_gives(hands[partner], k, trump, pp[partner], rs)
     hands[partner] = _remove_all(hands[partner], to_bidder)
     hands[bidder] = _add_all(hands[bidder], to_bidder)
-    to_partner = _bidder_returns(hands[bidder], k, trump, ma, pp, rs)
+    to_partner = _bidder_returns(hands[bidder], k, trump, ma, pp[bidder], rs)
     hands[bidder] = _remove_all(hands[bidder], to_partner)
     hands[partner] = _add_all(hands[partner], to_partner)
     return to_bidder, to_partner

@@ -20,7 +20,7 @@ import numpy as np
 from .engine import TRACE_SIZE, _play_range, _trace_one
 from .layout import Layout, layout_for
 from .meld import meld_table_array
-from .policies import DEFAULT_POLICIES, PolicySet
+from .policies import DEFAULT_POLICIES, PolicySet, seat_policy_array
 from .rules import Ruleset, resolve_rules
 from .rules.arrays import rule_array
 
@@ -79,7 +79,7 @@ def engine_inputs(
         )
     ma = meld_table_array(r)
     _check_record_range(r, ma)
-    return EngineInputs(r, p, rule_array(r), ma, p.to_array(), layout_for(r))
+    return EngineInputs(r, p, rule_array(r), ma, seat_policy_array(p), layout_for(r))
 
 
 def _two_hand_inputs(r: Ruleset, p: PolicySet) -> EngineInputs:
@@ -107,7 +107,7 @@ def _two_hand_inputs(r: Ruleset, p: PolicySet) -> EngineInputs:
         raise ValueError(
             f"rules {r.name!r}: meld could reach {worst:,}, beyond the records' int16 range"
         )
-    return EngineInputs(r, p, rule_array(r), ma, p.to_array(), layout_for(r), ca)
+    return EngineInputs(r, p, rule_array(r), ma, seat_policy_array(p), layout_for(r), ca)
 
 
 RECORD_MAX = 32767

@@ -47,7 +47,8 @@ from .layout import (
 )
 from .meld import _meld
 from .policies.bid import count_aces
-from .policies.play import _choose_play, _random_play, pack_points, play_settings
+from .policies.choose_play import PLAY_BITS, PLAY_MASK, _play_card, _shown_out, play_settings
+from .policies.play import pack_points
 from .policies.two_hand import choose_dix, choose_meld, stock_play
 from .rng import STREAM_MELD, STREAM_PLAY, stream_init
 from .rules.arrays import (
@@ -192,7 +193,7 @@ def _meld_turn(
     whether it exchanged the dix for the face-up card)."""
     cs = st[X_CS : X_CS + CS_SIZE]
     laid = 0
-    i = choose_meld(cs, ca, pp, p, st[X_HANDS + p], trump, n_stock - 1 - t, rs)
+    i = choose_meld(cs, ca, pp[p], p, st[X_HANDS + p], trump, n_stock - 1 - t, rs)
     base = TT_TRICKS + t * TW
     if i >= 0:
         o = trump * CA_STRIDE + 1 + CA_FIELDS * i
@@ -210,7 +211,7 @@ def _meld_turn(
         up_slot = X_DRAW + 2 * n_stock - 1
         # After an exchange the face-up card is a 9, no longer the turned-up trump card.
         up_available = st[up_slot] == up
-        show, exchange = choose_dix(pp, st[up_slot] >> 1, rs)
+        show, exchange = choose_dix(pp[p], st[up_slot] >> 1, rs)
         if show:
             laid += ca[CA_DIX]
             st[X_SIDE + 12 + p] += 1
@@ -263,7 +264,7 @@ def _stock_phase(
             hand = st[X_HANDS + seat]
             has_dix = dix_value > 0 and dix_card(cs, seat, trump) >= 0
             f = stock_play(
-                cs, ca, pp, seat, hand, led, played, trump, packed, dix_value, has_dix, rs
+                cs, ca, pp[seat], seat, hand, led, played, trump, packed, dix_value, has_dix, rs
             )
             i, on_table = play_copy(cs, seat, f)
             if tracing:
@@ -329,8 +330,9 @@ def _play_out(
     must_trump = ra[RA_TRUMP] != 0
     head = ra[RA_HEAD]
     packed = pack_points(ra[RA_POINTS : RA_POINTS + 6])
-    greedy, draw_trump, smear = play_settings(pp)
+    settings = play_settings(pp[0]) | (play_settings(pp[1]) << PLAY_BITS)
     cs = st[X_CS : X_CS + CS_SIZE]
+    voids = 0
     winner_seat = leader
     for t in range(n):
         led = -1
@@ -342,25 +344,11 @@ def _play_out(
         for k in range(2):
             hand = st[X_HANDS + seat]
             legal = legal_mask(hand & 0xFFFFFF, led, winner, trump, follow, must_trump, head)
-            if greedy:
-                f = _choose_play(
-                    hand,
-                    legal,
-                    played,
-                    k,
-                    winner,
-                    winner_seat,
-                    seat,
-                    seat,
-                    trump,
-                    2,
-                    False,
-                    packed,
-                    draw_trump,
-                    smear,
-                )
-            else:
-                f = _random_play(legal, rs)
+            # Each plays as if it were the bidder: draw trump when holding as many as are out.
+            f = _play_card(
+                (settings >> (PLAY_BITS * seat)) & PLAY_MASK, hand, legal, played, k, winner,
+                winner_seat, seat, seat, trump, 2, False, packed, voids, led, rs,
+            )  # fmt: skip
             i = 2 * f if cs[CS_OWN + 2 * f] == seat else 2 * f + 1
             cs[CS_OWN + i] = PLAYED
             st[X_HANDS + seat] = remove_card(hand, f)
@@ -371,9 +359,11 @@ def _play_out(
                 led = f // 6
                 winner = f
                 winner_seat = seat
-            elif (beaters(winner, trump) >> f) & 1:
-                winner = f
-                winner_seat = seat
+            else:
+                voids |= _shown_out(seat, f, led, trump)
+                if (beaters(winner, trump) >> f) & 1:
+                    winner = f
+                    winner_seat = seat
             if tracing:
                 base = TT_TRICKS + (t0 + t) * TW
                 trace[base + (TW_CARD1 if k == 0 else TW_CARD2)] = i

@@ -81,6 +81,17 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             },
         ),
         "random": PolicyInfo("play", "random", slots.PLAY_RANDOM, "uniform among legal cards"),
+        "counting": PolicyInfo(
+            "play",
+            "counting",
+            slots.PLAY_COUNTING,
+            "greedy plus card counting: boss cards, voids shown by each seat, safe smears and "
+            "wins, no trump drawn once the opponents are out of it",
+            {
+                "draw_trump": (1, "1: the bidding side draws trump while opponents may hold some"),
+                "smear": (1, "1: give counters to a partner no later opponent can beat"),
+            },
+        ),
     },
     "concede": {
         "concede": PolicyInfo(
@@ -274,6 +285,21 @@ class PolicySet:
 
 DEFAULT_POLICIES = PolicySet()
 
+SEATS = 4
+"""Rows of the engine's policy array: one per seat (games with fewer seats ignore the rest)."""
+
+
+def seat_policy_array(per_seat: PolicySet | list[PolicySet] | tuple[PolicySet, ...]) -> np.ndarray:
+    """The engine's policy array ``pp[seat, slot]`` (int64, :data:`SEATS` rows): one policy set
+    for every seat, or one per seat (as in a ``compare`` tournament)."""
+    sets = [per_seat] * SEATS if isinstance(per_seat, PolicySet) else list(per_seat)
+    if not 1 <= len(sets) <= SEATS:
+        raise ValueError(f"give 1 to {SEATS} policy sets, one per seat")
+    sets += [sets[0]] * (SEATS - len(sets))
+    a = np.stack([p.to_array() for p in sets])
+    a.flags.writeable = False
+    return a
+
 
 def kinds_for(rules: Any) -> tuple[str, ...]:
     """The decisions a ruleset's games ask for (what provenance records)."""
@@ -286,3 +312,76 @@ def kinds_for(rules: Any) -> tuple[str, ...]:
     if rules.widow:
         kinds.append("discard")
     return tuple(kinds)
+
+
+def parse_policy_spec(spec: str) -> tuple[str, PolicySet]:
+    """A policy set from ``spec``: ``default``; inline ``KIND=NAME`` and ``KIND.PARAM=VALUE``
+    items separated by commas (``play=counting,bid.margin=-20``); or a TOML file::
+
+        name = "bold counter"      # optional label
+        play = "counting"
+        [params]
+        bid.margin = 20            # or "bid.margin" = 20
+
+    Returns (label, policies); the label is the file's ``name``, else the spec itself.
+    """
+    from pathlib import Path
+
+    text = spec.strip()
+    if text.endswith(".toml") or Path(text).is_file():
+        import tomllib
+
+        try:
+            doc = tomllib.loads(Path(text).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ValueError(f"policy file {text!r} does not exist") from None
+        except (OSError, tomllib.TOMLDecodeError) as e:
+            raise ValueError(f"cannot read policy file {text!r}: {e}") from None
+        label = str(doc.pop("name", Path(text).stem))
+        raw = doc.pop("params", {})
+        params: dict[str, Any] = {}
+        for key, value in raw.items():
+            if isinstance(value, dict):
+                params.update({f"{key}.{k}": v for k, v in value.items()})
+            else:
+                params[key] = value
+        unknown = [k for k in doc if k not in KINDS]
+        if unknown:
+            raise ValueError(
+                f"policy file {text!r}: unknown key {unknown[0]!r} (use {', '.join(KINDS)}, "
+                "name and [params])"
+            )
+        names = {k: str(v) for k, v in doc.items()}
+        return label, _from_names(names, params)
+    if text in ("", "default"):
+        return "default", DEFAULT_POLICIES
+    names = {}
+    params = {}
+    for item in text.split(","):
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key or not value:
+            raise ValueError(
+                f"bad policy item {item.strip()!r} in {spec!r}: write KIND=NAME or "
+                "KIND.PARAM=VALUE, e.g. play=counting,bid.margin=-20"
+            )
+        if "." in key:
+            params[key] = value
+        elif key in KINDS:
+            names[key] = value
+        else:
+            raise ValueError(f"unknown policy kind {key!r} in {spec!r}: use {', '.join(KINDS)}")
+    return text, _from_names(names, params)
+
+
+def _from_names(names: dict[str, str], params: dict[str, Any]) -> PolicySet:
+    return PolicySet.from_options(
+        names.get("bid"),
+        names.get("pass"),
+        names.get("play"),
+        names.get("concede"),
+        params,
+        names.get("discard"),
+        names.get("meld"),
+        names.get("stock"),
+    )

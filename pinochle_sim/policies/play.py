@@ -29,7 +29,6 @@ from .._jit import jit
 from ..bits import highest_bit_index, lowest_bit_index, popcount
 from ..rng import below
 from ..tricks import SUIT_MASK, beaters, higher_in_suit, suit_len
-from .slots import GREEDY_DRAW_TRUMP, GREEDY_SMEAR, PLAY_GREEDY, PP_PLAY, PP_PLAY_PARAMS
 
 BIG = 1 << 40
 
@@ -220,14 +219,3 @@ def _random_play(legal: int, rs: np.ndarray) -> int:
     for _ in range(below(rs, popcount(legal))):
         m &= m - 1
     return lowest_bit_index(m)
-
-
-@jit
-def play_settings(pp: np.ndarray) -> tuple[bool, bool, bool]:
-    """(greedy?, draw_trump, smear) from the policy array, read once per hand."""
-    greedy = pp[PP_PLAY] == PLAY_GREEDY
-    return (
-        greedy,
-        greedy and pp[PP_PLAY_PARAMS + GREEDY_DRAW_TRUMP] != 0,
-        greedy and pp[PP_PLAY_PARAMS + GREEDY_SMEAR] != 0,
-    )

@@ -1,0 +1,187 @@
+"""The ``counting`` play policy: ``greedy`` plus what a careful player reads from the table.
+
+It remembers every card played (so it knows which cards are boss) and which suits each seat has
+shown out of (``voids``: a seat that did not follow is void in the led suit, and if it did not
+trump either, void in trump too). With that it:
+
+* **judges safety per seat**: a card still to be played can only beat the winning card if that
+  seat may hold a higher card of the led suit, or is void in it (shown, or no card of the suit
+  is left unseen) and may still hold a trump that beats it;
+* **leads**: the bidding side draws trump only while an opponent may still hold one (it stops
+  once both have shown out: "save trump"); it cashes boss counters only in suits no opponent
+  can ruff; it leads into a suit its partner has shown out of (and can ruff) but the next
+  opponent has not; otherwise it leads low from the longest suit no opponent is void in;
+* **follows**: it smears its richest card on a partner whose card no later opponent can beat;
+  it wins with the cheapest card no later opponent can beat, leaves the trick to a partner still
+  to play rather than spend a high card that may be overtaken, and otherwise throws cheaply.
+
+Parameters are ``greedy``'s: ``draw_trump`` and ``smear``.
+"""
+
+from __future__ import annotations
+
+from .._jit import jit
+from ..bits import highest_bit_index, lowest_bit_index, popcount
+from ..tricks import SUIT_MASK, beaters, higher_in_suit, suit_len
+from .play import _cheapest, _richest, _unseen_faces, face_points
+
+
+@jit
+def _void(voids: int, seat: int, suit: int) -> bool:
+    return ((voids >> (4 * seat + suit)) & 1) != 0
+
+
+@jit
+def _threat(seat: int, led: int, winner: int, trump: int, unseen: int, voids: int) -> bool:
+    """Whether ``seat``, still to play to a trick led in ``led``, may beat ``winner``."""
+    led_out = unseen & SUIT_MASK[led]
+    if not _void(voids, seat, led) and led_out:
+        # It probably follows suit: only a higher card of the led suit beats a led-suit winner.
+        return winner // 6 == led and (higher_in_suit(winner) & led_out) != 0
+    if _void(voids, seat, trump) or led == trump:
+        return False
+    trumps_out = unseen & SUIT_MASK[trump]
+    if winner // 6 != trump:
+        return trumps_out != 0
+    return (higher_in_suit(winner) & trumps_out) != 0
+
+
+@jit
+def _safe(
+    card: int, seat: int, led: int, trump: int, players: int, n_after: int, partners: bool,
+    unseen: int, voids: int,
+) -> bool:  # fmt: skip
+    """Whether no opponent among the ``n_after`` seats after ``seat`` may beat ``card``."""
+    for i in range(1, n_after + 1):
+        other = (seat + i) % players
+        if partners and (other - seat) % 2 == 0:
+            continue
+        if _threat(other, led, card, trump, unseen, voids):
+            return False
+    return True
+
+
+@jit
+def _can_ruff(seat: int, suit: int, trump: int, unseen: int, voids: int) -> bool:
+    """Whether ``seat`` may trump a lead of ``suit`` (shown out of it, or none left unseen)."""
+    if suit == trump or _void(voids, seat, trump) or (unseen & SUIT_MASK[trump]) == 0:
+        return False
+    return _void(voids, seat, suit) or (unseen & SUIT_MASK[suit]) == 0
+
+
+@jit
+def _counting_lead(
+    hand: int, played: int, seat: int, bidder: int, trump: int, players: int, partners: bool,
+    points: int, voids: int, draw_trump: bool,
+) -> int:  # fmt: skip
+    held = hand & 0xFFFFFF
+    unseen = _unseen_faces(hand, played)
+    trumps = held & SUIT_MASK[trump]
+    bidding_side = seat == bidder or (partners and (seat - bidder) % 2 == 0)
+    opp_trumps = False
+    for i in range(1, players):
+        other = (seat + i) % players
+        if partners and i == 2:
+            continue
+        if not _void(voids, other, trump):
+            opp_trumps = True
+    trumps_out = popcount(unseen & SUIT_MASK[trump])
+    top = highest_bit_index(trumps) if trumps else -1
+    boss_trump = top >= 0 and (higher_in_suit(top) & unseen) == 0
+    drawing = draw_trump and bidding_side and trumps and opp_trumps and trumps_out > 0
+    if drawing and suit_len(hand, trump) >= trumps_out:
+        return top if boss_trump else lowest_bit_index(trumps)
+    # Cash a boss counter where no opponent can ruff, most cards still out first.
+    best, best_out = -1, -1
+    for s in range(4):
+        cards = held & SUIT_MASK[s]
+        if s == trump or cards == 0:
+            continue
+        hi = highest_bit_index(cards)
+        if face_points(points, hi) == 0 or (higher_in_suit(hi) & unseen) != 0:
+            continue
+        ruffed = False
+        for i in range(1, players):
+            other = (seat + i) % players
+            if not (partners and i == 2) and _can_ruff(other, s, trump, unseen, voids):
+                ruffed = True
+        n_out = popcount(unseen & SUIT_MASK[s])
+        if not ruffed and n_out > best_out:
+            best, best_out = hi, n_out
+    if best >= 0:
+        return best
+    if partners:
+        mate = (seat + 2) % players
+        nxt = (seat + 1) % players
+        last = (seat + 3) % players
+        for s in range(4):
+            cards = held & SUIT_MASK[s]
+            if s == trump or cards == 0:
+                continue
+            mate_ruffs = _can_ruff(mate, s, trump, unseen, voids)
+            if mate_ruffs and not _void(voids, last, s) and not _void(voids, nxt, s):
+                return lowest_bit_index(cards)
+    # Lead low from the longest side suit no opponent has shown out of.
+    best_suit, best_len = -1, 0
+    fallback, fallback_len = -1, 0
+    for s in range(4):
+        if s == trump:
+            continue
+        n = suit_len(hand, s)
+        if n == 0:
+            continue
+        exposed = False
+        for i in range(1, players):
+            other = (seat + i) % players
+            if not (partners and i == 2) and _can_ruff(other, s, trump, unseen, voids):
+                exposed = True
+        if not exposed and n > best_len:
+            best_suit, best_len = s, n
+        if n > fallback_len:
+            fallback, fallback_len = s, n
+    if best_suit < 0:
+        best_suit = fallback
+    if best_suit >= 0:
+        return lowest_bit_index(held & SUIT_MASK[best_suit])
+    return top if boss_trump else lowest_bit_index(trumps)
+
+
+@jit
+def _counting_play(
+    hand: int, legal: int, played: int, n_played: int, winner: int, winner_seat: int,
+    seat: int, bidder: int, trump: int, players: int, partners: bool, points: int, voids: int,
+    led: int, draw_trump: bool, smear: bool,
+) -> int:  # fmt: skip
+    """The face ``seat`` plays under ``counting`` (arguments as for ``greedy``, plus the void
+    bits ``voids`` and the led suit ``led``)."""
+    if n_played == 0:
+        return _counting_lead(
+            hand, played, seat, bidder, trump, players, partners, points, voids, draw_trump
+        )
+    unseen = _unseen_faces(hand, played)
+    n_after = players - 1 - n_played
+    if partners and (winner_seat - seat) % 2 == 0:
+        safe = _safe(winner, seat, led, trump, players, n_after, partners, unseen, voids)
+        if safe and smear:
+            side = legal & ~SUIT_MASK[trump]
+            return _richest(side if side else legal, trump, points)
+        return _cheapest(legal, trump, points)
+    winners = legal & beaters(winner, trump)
+    if winners == 0:
+        return _cheapest(legal, trump, points)
+    if n_after == 0:
+        side = winners & ~SUIT_MASK[trump]
+        return _richest(side, trump, points) if side else _cheapest(winners, trump, points)
+    sure = 0
+    m = winners
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        if _safe(f, seat, led, trump, players, n_after, partners, unseen, voids):
+            sure |= 1 << f
+    if sure:
+        return _cheapest(sure, trump, points)
+    mate_after = partners and n_after >= 2  # the partner plays after the next opponent
+    if mate_after:
+        return _cheapest(legal, trump, points)
+    return _cheapest(winners, trump, points)
