@@ -35,7 +35,8 @@ bench: $(STAMP)  ## hands per second per stage
 	$(BIN)/pinochle-sim bench
 
 STUDIES := meld_by_trump_length go_set pass_value partner_meld meld_distribution bid_vs_meld \
-           bidding_side_tricks auction_summary three_hand two_hand
+           bidding_side_tricks auction_summary three_hand two_hand win_probability calibrate_bidding \
+           strategy_lab
 experiments: $(STAMP)  ## regenerate every study in results/ (1e6-hand runs of three presets)
 	@for s in $(STUDIES) full_report; do $(BIN)/python experiments/$$s.py || exit 1; done
 

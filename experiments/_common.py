@@ -2,7 +2,8 @@
 
 The partnership studies read one 1,000,000-hand run of the default preset and policies (seed 0);
 the three-hand and two-hand studies one 1,000,000-hand run of their preset (seed 0) each and
-write under ``results/three-hand/`` and ``results/two-hand/``. Each run is made (or finished, if
+write under ``results/three-hand/`` and ``results/two-hand/``; the whole-game studies read games
+runs (``games=True``: ``hands`` then counts games). Each run is made (or finished, if
 interrupted) on first use in ``results/runs/``; that folder is not committed.
 """
 
@@ -17,23 +18,26 @@ HANDS = 1_000_000
 SEED = 0
 
 
-def run_folder(rules: str = "partnership", hands: int = HANDS) -> Path:
-    return RESULTS / "runs" / f"{rules}-seed{SEED}-{hands}"
+def run_folder(rules: str = "partnership", hands: int = HANDS, games: bool = False) -> Path:
+    return RESULTS / "runs" / (f"{rules}-seed{SEED}-{hands}" + ("games" if games else ""))
 
 
 RUN = run_folder()
 
 
-def ensure_run(rules: str = "partnership", hands: int = HANDS) -> Path:
-    """The run folder of ``rules``, simulated or resumed if it is missing or incomplete."""
+def ensure_run(rules: str = "partnership", hands: int = HANDS, games: bool = False) -> Path:
+    """The run folder of ``rules``, simulated or resumed if it is missing or incomplete; with
+    ``games``, ``hands`` whole games played to the rules' target (one row per deal)."""
     from pinochle_sim.dataset import MANIFEST, read_manifest
     from pinochle_sim.simulate import run
 
-    folder = run_folder(rules, hands)
+    folder = run_folder(rules, hands, games)
     if (folder / MANIFEST).exists() and read_manifest(folder).get("complete"):
         return folder
-    print(f"simulating {hands:,} {rules} hands into {folder} ...", file=sys.stderr)
-    run(hands, seed=SEED, rules=rules, out=str(folder), resume=(folder / MANIFEST).exists())
+    unit = "games" if games else "hands"
+    print(f"simulating {hands:,} {rules} {unit} into {folder} ...", file=sys.stderr)
+    resume = (folder / MANIFEST).exists()
+    run(hands, seed=SEED, rules=rules, out=str(folder), resume=resume, games=games)
     return folder
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .policies.slots import EST_JUMP, PP_BID_PARAMS
+from .policies.bid import bid_jump
 from .rules.arrays import RA_MIN_BID, RA_NSTEPS, RA_STEPS
 
 MAX_CALLS = 160
@@ -47,7 +47,7 @@ def _auction(
                 break
             if bid == 0:
                 call = min_bid if limits[seat] >= min_bid else PASS
-            elif limits[seat] >= bid + large + max(pp[seat, PP_BID_PARAMS + EST_JUMP], 0):
+            elif limits[seat] >= bid + large + bid_jump(pp[seat]):
                 call = bid + large
             elif limits[seat] >= bid + small:
                 call = bid + small

@@ -576,7 +576,8 @@ def report(run_dir: str, out: str | None, formats: str, only: tuple[str, ...]) -
 
     Studies (those that apply to the run's rules): meld_by_trump_length, meld_distribution,
     partner_meld, pass_value, bid_vs_meld, go_set, bidding_side_tricks, auction_summary;
-    three-hand: widow_value; two-hand: meld_laid, early_tricks, score_margin.
+    three-hand: widow_value; two-hand: meld_laid, early_tricks, score_margin; games runs
+    (run --games): win_probability.
 
     \b
     Examples:

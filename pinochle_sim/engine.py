@@ -195,6 +195,7 @@ def _play_tricks(
 @jit
 def _value_hands(
     hands: np.ndarray,
+    dealer: int,
     ra: np.ndarray,
     ma: np.ndarray,
     pp: np.ndarray,
@@ -205,7 +206,8 @@ def _value_hands(
 ) -> None:
     """Record each dealt hand (cards, aces, suit lengths, meld for every trump) and let the
     bidding policy value it: bid limits and preferred trumps into ``scratch``."""
-    for p in range(ra[RA_PLAYERS]):
+    players = ra[RA_PLAYERS]
+    for p in range(players):
         out[lay[L_DEALT] + p, row] = hands[p]
         out[lay[L_ACES] + p, row] = count_aces(hands[p])
         melds = scratch[S_MELDS + 4 * p : S_MELDS + 4 * p + 4]
@@ -213,7 +215,10 @@ def _value_hands(
             melds[s] = _meld(hands[p], s, ma)
             out[lay[L_MELD_PRE] + 4 * p + s, row] = melds[s]
             out[lay[L_LEN] + 4 * p + s, row] = suit_len(hands[p], s)
-        scratch[S_LIMITS + p], scratch[S_TRUMPS + p] = _bid_limit(hands[p], melds, ra, pp[p])
+        position = (p - dealer) % players
+        scratch[S_LIMITS + p], scratch[S_TRUMPS + p] = _bid_limit(
+            hands[p], melds, position, ra, pp[p]
+        )
 
 
 @jit
@@ -343,7 +348,7 @@ def _play_hand(
     )
     out[C_HAND, row] = h
     out[C_DEALER, row] = dealer
-    _value_hands(hands, ra, ma, pp, scratch, out, row, lay)
+    _value_hands(hands, dealer, ra, ma, pp, scratch, out, row, lay)
     bidder, bid, stuck, n_calls = _auction(
         dealer, players, scratch[S_LIMITS:S_TRUMPS], ra, pp, calls
     )

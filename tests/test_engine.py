@@ -91,6 +91,8 @@ POLICY_SETS: dict[str, PolicySet | None] = {
     "all-random-play-on": PolicySet.from_options(
         bid="pass", pass_="random", play="random", concede="play-on"
     ),
+    "counting": PolicySet.from_options(play="counting"),
+    "calibrated": PolicySet.from_options(bid="calibrated", params=["bid.risk=60"]),
 }
 
 DECK = [r + s for s in SUITS for r in RANKS] * 2

@@ -258,6 +258,10 @@ def test_questions_read_only_needed_columns(tmp_path):
             with pytest.raises(ValueError, match="two-hand games"):
                 f(out)
             continue
+        if name == "win_probability":
+            with pytest.raises(ValueError, match="needs a games run"):
+                f(out)
+            continue
         t = f(out)
         assert len(t) and {"n"} <= set(t.columns), name
     with pytest.raises(ValueError, match="no column"):
@@ -301,7 +305,7 @@ def test_report_means_agree_with_columns(real):
 
 
 @pytest.mark.parametrize("name", list(CHARTS))
-def test_chart_renders_png_and_svg(name, real, tmp_path):
+def test_chart_renders_png_and_svg(name, real, games_run, tmp_path):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -315,6 +319,8 @@ def test_chart_renders_png_and_svg(name, real, tmp_path):
         data.attrs["rules"] = get_preset("three-hand")
     if name in TWO_HAND_STUDIES:
         data = two_hand_frame(seed=97, count=20_000)
+    if name == "win_probability":
+        data = games_run[1]
     table = QUESTIONS[name](data)
     meta = {
         "rules": "partnership",
@@ -327,7 +333,8 @@ def test_chart_renders_png_and_svg(name, real, tmp_path):
     assert fig.get_size_inches().tolist() == [16, 9] and fig.dpi == 100
     assert fig._suptitle is not None and fig._suptitle.get_text().strip()
     for ax in fig.axes:
-        assert ax.get_xlabel() and ax.get_ylabel()
+        if ax.get_label() != "<colorbar>":
+            assert ax.get_xlabel() and ax.get_ylabel()
     paths = save(fig, str(tmp_path / name))
     from PIL import Image
 
@@ -344,7 +351,9 @@ def test_report_cli_on_small_run(tmp_path):
     rep = tmp_path / "rep"
     md = (rep / "report.md").read_text()
     assert "3,000" in md and "seed* 5" in md and "Final score margin" not in md
-    for name in (n for n, st in STUDIES.items() if st.applies(get_preset("partnership"))):
+    assert "Who wins from here" not in md  # not a games run
+    names = pd.read_parquet(out).columns.tolist()
+    for name in (n for n, st in STUDIES.items() if st.fits(get_preset("partnership"), names)):
         assert (rep / f"{name}.png").exists() and (rep / f"{name}.svg").exists()
         assert (rep / f"{name}.csv").exists()
         assert "![" in md and f"({name}.png)" in md
@@ -551,12 +560,194 @@ def test_two_hand_report_end_to_end(two_hand_run, tmp_path):
     rep = tmp_path / "rep"
     md = (rep / "report.md").read_text()
     rules = get_preset("two-hand")
+    names = pd.read_parquet(out).columns.tolist()
     for name, study in STUDIES.items():
         present = (rep / f"{name}.png").exists()
-        assert present == study.applies(rules), name
+        assert present == study.fits(rules, names), name
         assert (f"## {study.title}" in md) == present
     for name in TWO_HAND_STUDIES:
         assert (rep / f"{name}.svg").exists() and (rep / f"{name}.csv").exists()
     assert "go set" not in md.lower() and "The auction" not in md
     with pytest.raises(ValueError, match="does not apply"):
         write_report(out, tmp_path / "rep2", ("png",), ["go_set"])
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+@pytest.fixture(scope="module")
+def games_run(tmp_path_factory) -> tuple:
+    """A partnership games run (a few hundred games) and its rows."""
+    out = tmp_path_factory.mktemp("games") / "run"
+    run(300, seed=21, games=True, out=str(out))
+    df = pd.read_parquet(out)
+    df.attrs["rules"] = get_preset("partnership")
+    return out, df
+
+
+def games_synthetic() -> pd.DataFrame:
+    """Two partnership games of two deals each (game to 1500, bins of 75).
+
+    Game 0, first dealer seat 0 (side 0): 0-0, then 200-100, then side 0 goes out 1500-150.
+    Game 1, first dealer seat 1 (side 1): 0-0, side 0 set to -300-150, side 1 out -200-1550.
+    """
+    return pd.DataFrame(
+        {
+            "game": [0, 0, 1, 1],
+            "deal": [0, 1, 0, 1],
+            "dealer": [0, 1, 1, 2],
+            "bidder": [0, 2, 0, 1],
+            "score_0": [200, 1300, -300, 100],
+            "score_1": [100, 50, 150, 1400],
+            "total_0": [200, 1500, -300, -200],
+            "total_1": [100, 150, 150, 1550],
+            "game_winner": [-1, 0, -1, 1],
+        }
+    )
+
+
+def test_win_probability_hand_computed():
+    t = questions.win_probability(games_synthetic())
+    inf = -np.inf
+
+    def cell(view, own, opp):
+        r = t[(t["view"] == view) & (t["own_lo"] == own) & (t["opp_lo"] == opp)]
+        return tuple(r[["n", "k"]].iloc[0]) if len(r) else (0, 0)
+
+    assert (t["width"] == 75).all()
+    assert cell("side 0", 0, 0) == (2, 1)  # both first deals; side 0 won game 0
+    assert cell("side 0", 150, 75) == (1, 1)  # 200-100 is in [150, 225) x [75, 150)
+    assert cell("side 0", inf, 150) == (1, 0)  # -300 joins the bin below 0
+    assert cell("pooled", 0, 0) == (4, 2)
+    assert cell("pooled", 75, 150) == (1, 0)  # side 1's view of 200-100, game 0 lost
+    assert cell("pooled", 150, inf) == (1, 1)  # side 1's view of -300-150, game 1 won
+    lead = t[t["view"] == "lead"].set_index("lead")
+    # leads 0 (twice, both views), +-100 (bins centred on +-75) and -450/+450
+    assert lead["n"].to_dict() == {-450.0: 1, -75.0: 1, 0.0: 4, 75.0: 1, 450.0: 1}
+    assert lead.loc[75.0, "k"] == 1 and lead.loc[-450.0, "k"] == 0
+    own = t[t["view"] == "lead, own side bids"].set_index("lead")["k"]
+    assert own.to_dict() == {0.0: 1, 75.0: 1, 450.0: 1}  # side 0 bid twice, side 1 once
+    first = t[t["view"] == "first deal"].iloc[0]
+    assert (first["n"], first["k"]) == (2, 2)  # the first dealer's side won both games
+    assert not (t["view"] == "end game").any()  # no deal with both sides at 1200+
+    with pytest.raises(ValueError, match="without a winner"):
+        questions.win_probability(games_synthetic().iloc[:3])
+    three = games_synthetic()
+    three.attrs["rules"] = get_preset("three-hand")
+    with pytest.raises(ValueError, match="two sides"):
+        questions.win_probability(three)
+
+
+def test_win_probability_agrees_with_columns(games_run):
+    out, raw = games_run
+    t = questions.win_probability(out)
+    deals = len(raw)
+    assert {"view", "own_lo", "opp_lo", "lead", "width", "n", "k", "p", "ci_lo", "ci_hi"} <= set(
+        t.columns
+    )
+    n = t.groupby("view")["n"].sum()
+    assert n["side 0"] == deals
+    for view in ("pooled", "lead"):
+        assert n[view] == 2 * deals
+        assert n[f"{view}, own side bids"] == n[f"{view}, opponents bid"] == deals
+    assert n["first deal"] == raw["game"].nunique() == 300
+    assert _ci_ordered(t, "p")
+    # pooled: a cell and its mirror image hold the same deals, seen from the other side
+    pooled = t[t["view"] == "pooled"].set_index(["own_lo", "opp_lo"])
+    mirror = pooled.swaplevel().reindex(pooled.index)
+    assert (pooled["n"] == mirror["n"]).all()
+    assert np.allclose(pooled["p"] + mirror["p"], 1)
+
+    # Independently with pandas: the winner of each game, the scores before each deal.
+    d = raw.assign(
+        winner=raw.groupby("game")["game_winner"].transform("max"),
+        before_0=raw["total_0"] - raw["score_0"],
+        before_1=raw["total_1"] - raw["score_1"],
+    )
+    assert (d["winner"] >= 0).all()
+    side0 = t[(t["view"] == "side 0") & np.isfinite(t["own_lo"]) & np.isfinite(t["opp_lo"])]
+    row = side0.sort_values("n").iloc[-3]  # a well-filled cell
+    inside = d[
+        d["before_0"].between(row["own_lo"], row["own_lo"] + 74)
+        & d["before_1"].between(row["opp_lo"], row["opp_lo"] + 74)
+    ]
+    assert row["n"] == len(inside) and row["k"] == (inside["winner"] == 0).sum()
+    negative = t[(t["view"] == "side 0") & np.isneginf(t["own_lo"])]
+    assert negative["n"].sum() == (d["before_0"] < 0).sum()
+    first = d[d["deal"] == 0]
+    row = t[t["view"] == "first deal"].iloc[0]
+    assert row["k"] == (first["winner"] == first["dealer"] % 2).sum()
+    late = d[(d["before_0"] >= 1200) & (d["before_1"] >= 1200)]
+    end = t[t["view"] == "end game"]
+    assert end["n"].sum() == len(late)
+    if len(late):
+        assert end["k"].iloc[0] == (late["winner"] == late["bidder"] % 2).sum()
+
+
+def test_game_clustered_intervals_are_wider():
+    # The same outcome seen in several observations of one game: the design effect widens the
+    # interval; independent observations keep the plain Wilson interval.
+    keys = np.zeros(400, dtype=np.int64)
+    hits = np.repeat(np.arange(100) % 2, 4).astype(bool)
+    index = pd.DataFrame({"g": ["all"]})
+    plain = questions._props(keys, hits, 1, index)
+    clustered = questions._props(keys, hits, 1, index, np.repeat(np.arange(100), 4))
+    assert plain["n"].iloc[0] == clustered["n"].iloc[0] == 400
+    width = (clustered["ci_hi"] - clustered["ci_lo"]).iloc[0]
+    assert width == pytest.approx(2 * (plain["ci_hi"] - plain["ci_lo"]).iloc[0], rel=0.03)
+    alone = questions._props(keys, hits, 1, index, np.arange(400))
+    assert alone["ci_lo"].iloc[0] == pytest.approx(plain["ci_lo"].iloc[0], abs=2e-3)
+
+
+def test_cluster_se_sparse_path_matches_brute_force():
+    rng = np.random.default_rng(5)
+    keys = rng.integers(0, 30, 3000)
+    values = rng.normal(size=3000)
+    clusters = rng.integers(0, 2000, 3000)  # 2000 x 30 cells > 8 x 3000: the sparse path
+    se = grouped_moments(keys, values, 30, clusters)["se"]
+    for g in (0, 7, 29):
+        v, c = values[keys == g], clusters[keys == g]
+        resid = pd.Series(v - v.mean()).groupby(c).sum()
+        var = (resid**2).sum() / len(v) ** 2 * len(resid) / (len(resid) - 1)
+        assert se[g] == pytest.approx(math.sqrt(var))
+
+
+def test_win_probability_report(games_run, tmp_path):
+    out, _ = games_run
+    r = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.output
+    rep = tmp_path / "rep"
+    md = (rep / "report.md").read_text()
+    assert "## Who wins from here" in md and "(win_probability.png)" in md
+    assert "simulated Pinochle games say" in md and "run --games 300" in md
+    assert "first dealer's side wins" in md
+    for ext in ("png", "svg", "csv"):
+        assert (rep / f"win_probability.{ext}").exists()
+    table = pd.read_csv(rep / "win_probability.csv")
+    assert np.isneginf(table["own_lo"]).any()  # the bin below 0 survives the CSV
+    assert "## Go-set probability" in md  # the per-deal studies apply to a games run too
+
+
+def test_win_probability_does_not_apply_elsewhere(tmp_path):
+    out = tmp_path / "hands"
+    run(1500, seed=8, out=str(out))
+    r = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0 and "Who wins" not in (tmp_path / "rep" / "report.md").read_text()
+    only = CliRunner().invoke(
+        main, ["report", str(out), "--out", str(tmp_path / "o"), "--only", "win_probability"]
+    )
+    assert only.exit_code != 0 and "Traceback" not in only.output
+    assert "does not apply" in only.output and "--games" in only.output
+    study = STUDIES["win_probability"]
+    assert not study.applies(get_preset("three-hand"))
+    assert study.applies(get_preset("two-hand")) and study.applies(get_preset("joedog"))
+
+
+def test_two_hand_games_report(tmp_path):
+    out = tmp_path / "g2"
+    run(400, seed=9, rules="two-hand", games=True, out=str(out))
+    md = write_report(out, tmp_path / "rep", ("png",), ["win_probability"]).read_text()
+    assert "first dealer's side wins" in md and "auction" not in md
+    t = pd.read_csv(tmp_path / "rep" / "win_probability.csv")
+    assert set(t["view"]) == {"side 0", "pooled", "lead", "first deal"}
+    assert (t["width"] == 50).all()  # game to 1000 in 20 bins

@@ -51,10 +51,13 @@ POLICY_SETS = [
     PolicySet.from_options(play="random", discard="random"),
     PolicySet.from_options(concede="play-on", params=["bid.margin=120"]),
     PolicySet.from_options(bid="pass"),
+    PolicySet.from_options(play="counting"),
 ]
 
 
-@pytest.mark.parametrize("policies", POLICY_SETS, ids=["default", "random", "bold", "pass"])
+@pytest.mark.parametrize(
+    "policies", POLICY_SETS, ids=["default", "random", "bold", "pass", "counting"]
+)
 def test_whole_hands_against_the_oracle(policies):
     for h in range(120):
         rec = hand_record(5, h, rules="three-hand", policies=policies)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import slots
+from . import calibrated, slots
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,14 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "pass",
             slots.BID_PASS,
             "never bids; the dealer is always stuck (meld-only studies)",
+        ),
+        "calibrated": PolicyInfo(
+            "bid",
+            "calibrated",
+            slots.BID_CALIBRATED,
+            "bids up to the score it makes with probability `risk`, from a model of the bidding "
+            "side's points fitted on simulated hands (experiments/calibrate_bidding.py)",
+            calibrated.default_params(),
         ),
     },
     "pass": {
@@ -279,6 +287,7 @@ class PolicySet:
             for i, value in enumerate(spec["params"].values()):
                 assert i < width
                 a[base + i] = value
+        calibrated.fill_derived(a)
         a.flags.writeable = False
         return a
 

@@ -21,6 +21,9 @@ For three-hand (no partner) the same fit gives about 57 trick points at four tru
 ``solo_trick_base`` 70 and ``widow_gain`` 40.
 
 ``pass`` never bids (the dealer is then always stuck): for meld-only studies.
+
+``calibrated`` bids to a chosen make probability from a model fitted on simulated hands
+(:mod:`pinochle_sim.policies.calibrated`).
 """
 
 from __future__ import annotations
@@ -31,8 +34,11 @@ from .._jit import jit
 from ..bits import popcount
 from ..rules.arrays import RA_MIN_BID, RA_PARTNERS, RA_PASS, RA_SCALE, RA_WIDOW
 from ..tricks import suit_len
+from .calibrated import CAL_JUMP, calibrated_limit
 from .slots import (
+    BID_CALIBRATED,
     BID_ESTIMATE,
+    EST_JUMP,
     EST_MARGIN,
     EST_PARTNER,
     EST_PASS_GAIN,
@@ -56,12 +62,28 @@ def count_aces(hand: int) -> int:
 
 
 @jit
-def _bid_limit(hand: int, melds: np.ndarray, ra: np.ndarray, pp: np.ndarray) -> tuple[int, int]:
+def bid_jump(pp: np.ndarray) -> int:
+    """The seat's ``jump``: raise by the largest step when its limit exceeds the next bid by
+    this much (0 for policies without one)."""
+    if pp[PP_BID] == BID_ESTIMATE:
+        return max(pp[PP_BID_PARAMS + EST_JUMP], 0)
+    if pp[PP_BID] == BID_CALIBRATED:
+        return max(pp[PP_BID_PARAMS + CAL_JUMP], 0)
+    return 0
+
+
+@jit
+def _bid_limit(
+    hand: int, melds: np.ndarray, position: int, ra: np.ndarray, pp: np.ndarray
+) -> tuple[int, int]:
     """(highest bid this seat will make, trump it would name) for a dealt hand.
 
-    ``melds[s]`` is the hand's meld with trump ``s``. A limit of 0 means pass; the trump is
-    still named (a stuck dealer needs one).
+    ``melds[s]`` is the hand's meld with trump ``s``; ``position`` the seat's place after the
+    dealer (0 = the dealer). A limit of 0 means pass; the trump is still named (a stuck dealer
+    needs one).
     """
+    if pp[PP_BID] == BID_CALIBRATED:
+        return calibrated_limit(hand, melds, position, ra, pp)
     p = PP_BID_PARAMS
     scale = ra[RA_SCALE]
     aces = count_aces(hand)

@@ -47,6 +47,7 @@ ID_SLOTS = {
 # Policy ids (stable: they are recorded in provenance through their names).
 BID_ESTIMATE = 0
 BID_PASS = 1
+BID_CALIBRATED = 2
 PASS_STANDARD = 0
 PASS_RANDOM = 1
 PLAY_GREEDY = 0

@@ -14,6 +14,7 @@ from .questions import (
     partner_meld,
     pass_value,
     score_margin,
+    win_probability,
 )
 from .report import STUDIES, write_report
 
@@ -31,5 +32,6 @@ __all__ = [
     "partner_meld",
     "pass_value",
     "score_margin",
+    "win_probability",
     "write_report",
 ]

@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
 from .questions import MARGIN_SIDES
@@ -456,6 +458,110 @@ def score_margin(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     return fig
 
 
+WIN_CMAP = LinearSegmentedColormap.from_list("win", [PALETTE[3], "#f7f7f7", PALETTE[0]])
+"""Losing (vermillion) through even (near white) to winning (blue): Okabe-Ito ends."""
+
+
+def _points(v: float) -> str:
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.1f}"
+
+
+def _win_grid(ax: Any, t: pd.DataFrame, width: float, bins: int) -> Any:
+    """Heatmap of the pooled P(own side wins), one numbered cell per bin; bin b >= 1 starts at
+    (b - 1) * width, bin 0 (every negative total) is drawn only where the run has one."""
+    pooled = t[t["view"] == "pooled"]
+    neg = bool(np.isneginf(pooled["own_lo"]).any())
+    first, nb = (0 if neg else 1), bins + 1
+    p = np.full((nb, nb), np.nan)
+    shown = pooled[pooled["n"] >= MIN_N]
+
+    def pos(lo: pd.Series) -> np.ndarray:  # -inf (below 0) -> 0
+        return np.round(np.maximum(lo.to_numpy(), -width) / width).astype(np.int64) + 1
+
+    p[pos(shown["opp_lo"]), pos(shown["own_lo"])] = shown["p"]
+    grid = np.ma.masked_invalid(p[first:, first:])
+    edges = np.arange(first, nb + 1)
+    ax.add_patch(Rectangle((first, first), nb - first, nb - first, hatch="//", fill=False,
+                           edgecolor="#d0d0d0", linewidth=0, zorder=0))  # fmt: skip
+    mesh = ax.pcolormesh(edges, edges, grid, cmap=WIN_CMAP, vmin=0, vmax=1, rasterized=True)
+    for (iy, ix), v in np.ndenumerate(grid.filled(np.nan)):
+        if np.isfinite(v):
+            ink = "white" if abs(v - 0.5) > 0.3 else "#222222"
+            ax.text(first + ix + 0.5, first + iy + 0.5, f"{100 * v:.0f}", ha="center",
+                    va="center", fontsize=8, color=ink)  # fmt: skip
+    step = max(bins // 5, 1)
+    ticks = [1 + k for k in range(0, bins + 1, step)]
+    labels = [_points(k * width) for k in range(0, bins + 1, step)]
+    if neg:  # a white gap sets the catch-all bin of negative totals apart
+        ticks, labels = [0.5, *ticks[1:]], ["<0", *labels[1:]]
+        ax.axvline(1, color="white", linewidth=3)
+        ax.axhline(1, color="white", linewidth=3)
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_ticks(ticks, labels)
+    ax.set_xlim(first, nb)
+    ax.set_ylim(first, nb)
+    ax.set_aspect("equal")
+    ax.grid(False)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(True)
+    return mesh
+
+
+@styled
+def win_probability(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """Games: P(own side wins the game) by own and opponents' totals before a deal (heatmap,
+    both points of view pooled), and by own lead (95% CI bands; auction games split by the side
+    that wins the coming auction)."""
+    width = float(t["width"].iloc[0])
+    finite = t["own_lo"][np.isfinite(t["own_lo"])]
+    target = _rules(meta).game_target if "ruleset_toml" in meta else finite.max() + width
+    first = t[t["view"] == "first deal"].iloc[0]
+    games = int(first["n"])
+    deals = int(t.loc[t["view"] == "side 0", "n"].sum())
+    fig, axes = new_figure(
+        f"Who wins from here? (game to {_points(target)})", subtitle_from(meta), ncols=2
+    )
+    axes[0].get_subplotspec().get_gridspec().set_width_ratios([1.12, 1])
+    fig.get_layout_engine().set(wspace=0.06)
+    ax = axes[0]
+    mesh = _win_grid(ax, t, width, round(target / width))
+    bar = fig.colorbar(mesh, ax=ax, fraction=0.05, pad=0.02)
+    bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    bar.set_label("win probability")
+    ax.set_xlabel(f"own score before the deal (bins of {_points(width)})")
+    ax.set_ylabel("opponents' score before the deal")
+    ax.set_title("Win probability (%) by the scores before a deal", fontsize=16)
+    ax = axes[1]
+    leads = t[t["view"].str.startswith("lead") & (t["n"] >= MIN_N)]
+    leads = leads[leads["lead"].abs() < t["lead"].abs().max()]  # the open end bins: off
+    lines = (
+        ("lead, own side bids", PALETTE[0], "your side wins the next auction"),
+        ("lead", "#222222", "every deal"),
+        ("lead, opponents bid", PALETTE[3], "the opponents win it"),
+    )
+    for view, color, label in lines:
+        df = leads[leads["view"] == view]
+        if len(df):
+            _band(ax, df["lead"], df, color, label, y="p", marker=".")
+    ax.axhline(0.5, color="#777777", linestyle="--", linewidth=1.5)
+    ax.axvline(0, color="#777777", linewidth=1)
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.xaxis.set_major_formatter(
+        FuncFormatter(lambda v, _: f"{v:+,.0f}".replace("-", "\u2212") if v else "0")
+    )
+    ax.set_xlabel("own lead before the deal (points)")
+    ax.set_ylabel("P(own side wins the game)")
+    ax.set_title("Win probability by the lead (95% CI)", fontsize=16)
+    ax.legend(loc="upper left")
+    _count_note(
+        ax,
+        f"{games:,} games, {deals:,} deals, each seen from both sides; cells and points with "
+        f"n < {MIN_N} left off; intervals clustered by game",
+    )
+    return fig
+
+
 CHARTS = {
     "meld_by_trump_length": meld_by_trump_length,
     "meld_distribution": meld_distribution,
@@ -469,4 +575,5 @@ CHARTS = {
     "meld_laid": meld_laid,
     "early_tricks": early_tricks,
     "score_margin": score_margin,
+    "win_probability": win_probability,
 }

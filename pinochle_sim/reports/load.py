@@ -30,6 +30,16 @@ def columns(data: Data, names: list[str]) -> pd.DataFrame:
     return dataset.to_table(columns=names).to_pandas()
 
 
+def column_names(data: Data) -> list[str]:
+    """The column names of a run folder / part file, or of a DataFrame (nothing is read)."""
+    if isinstance(data, pd.DataFrame):
+        return [str(c) for c in data.columns]
+    path = Path(data)
+    if not path.exists():
+        raise ValueError(f"no such run folder or file: {str(path)!r}")
+    return list(open_dataset(path).schema.names)
+
+
 def provenance_of(data: Data) -> dict[str, Any]:
     """Provenance of a run (empty for a DataFrame without it)."""
     if isinstance(data, pd.DataFrame):

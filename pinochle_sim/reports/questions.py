@@ -14,8 +14,8 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from .load import Data, columns, rules_of
-from .stats import grouped_moments, grouped_quantiles, wilson
+from .load import Data, column_names, columns, rules_of
+from .stats import design_effect, grouped_moments, grouped_quantiles, wilson
 
 SUITS = "shdc"
 SUIT_GROUP = np.array([0, 1, 0, 1])  # S, D hold the pinochle cards (QS, JD); H, C do not
@@ -38,11 +38,20 @@ def _means(
     return out[out["n"] > 0].reset_index(drop=True)
 
 
-def _props(keys: np.ndarray, hits: np.ndarray, n_groups: int, index: pd.DataFrame) -> pd.DataFrame:
+def _props(
+    keys: np.ndarray,
+    hits: np.ndarray,
+    n_groups: int,
+    index: pd.DataFrame,
+    clusters: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """Group proportions with Wilson intervals; with ``clusters`` (0..C-1, e.g. the game of
+    each observation) the interval uses the effective sample size n / design effect."""
     keys = np.asarray(keys, dtype=np.int64)
     n = np.bincount(keys, minlength=n_groups)
     k = np.bincount(keys, weights=np.asarray(hits, dtype=float), minlength=n_groups)
-    lo, hi = wilson(k, n)
+    deff = 1.0 if clusters is None else design_effect(keys, hits, n_groups, clusters)
+    lo, hi = wilson(k / deff, n / deff)
     out = index.copy()
     out["n"] = n
     out["k"] = k.astype(np.int64)
@@ -646,6 +655,119 @@ def score_margin(data: Data) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)
 
 
+# --------------------------------------------------------------------------- whole games
+
+WIN_BINS = 20
+GAME_COLUMNS = ("game", "game_winner")
+
+
+def _need_games(data: Data, question: str) -> int:
+    """The game target of a games run of two sides; other runs are an error."""
+    if not set(GAME_COLUMNS) <= set(column_names(data)):
+        raise ValueError(
+            f"{question} needs a games run (pinochle-sim run --games N); this run plays single "
+            "hands"
+        )
+    r = rules_of(data)
+    if r.teams != 2:
+        raise ValueError(f"{question} is a question about two sides; {r.name!r} has {r.teams}")
+    return r.game_target
+
+
+def _game_outcome(game: np.ndarray, game_winner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal row: the side that won its game, and the game as a cluster id 0..G-1."""
+    ids, cluster = np.unique(game, return_inverse=True)
+    won = np.full(len(ids), -1, dtype=np.int64)
+    last = game_winner >= 0
+    won[cluster[last]] = game_winner[last]
+    if (won < 0).any():
+        raise ValueError("the run holds a game without a winner: it is incomplete")
+    return won[cluster], cluster
+
+
+def win_probability(data: Data, bins: int = WIN_BINS) -> pd.DataFrame:
+    """P(a side goes on to win the game) from the score situation before a deal.
+
+    Every deal of a games run is one situation: the two sides' totals before it
+    (``total_k - score_k``), binned in ``bins`` steps of ``width = game_target / bins`` points,
+    with one more bin below 0 (every negative total: a set bid) whose lower edge is ``-inf``;
+    totals at or above the target (two-hand: a tie at the top plays on) count in the top bin.
+    ``view``:
+
+    * ``side 0``: side 0's totals (``own_lo``) against side 1's (``opp_lo``), P(side 0 wins);
+    * ``pooled``: both sides' points of view of every deal (twice the observations): P(own side
+      wins) by own and opponents' totals. P(a, b) + P(b, a) = 1 exactly, so cells on the
+      diagonal are 50% by construction;
+    * ``lead``: P(own side wins) by own lead (own - opponents; ``lead`` is the bin centre, bins
+      of ``width`` centred on multiples of it, the two end bins open), both points of view;
+    * ``pooled, own side bids`` / ``pooled, opponents bid`` and ``lead, own side bids`` /
+      ``lead, opponents bid`` (auction games): the same, split by the side that wins the
+      auction of the coming deal;
+    * ``end game`` (auction games): P(the side that wins the coming auction wins the game) when
+      both sides have 80% of the target or more (``own_lo`` = ``opp_lo`` = that score), one
+      observation per deal;
+    * ``first deal``: P(the first dealer's side wins the game), one row.
+
+    A game's deals share its outcome, so the Wilson intervals use the effective sample size of
+    observations clustered by game (it matters for ``lead``: a game often stays in one bin).
+    """
+    target = _need_games(data, "win probability")
+    auction = rules_of(data).trump_by == "auction"
+    partners = rules_of(data).partnerships
+    names = ["game", "deal", "game_winner", "dealer", "score_0", "score_1", "total_0", "total_1"]
+    d = columns(data, names + (["bidder"] if auction else []))
+    won, game = _game_outcome(d["game"].to_numpy(), d["game_winner"].to_numpy())
+    before = np.stack([(d[f"total_{k}"] - d[f"score_{k}"]).to_numpy() for k in (0, 1)])
+    before = before.astype(np.int64)
+    width = target / bins
+    # Bin 0 holds negative totals; bin b >= 1 holds [(b - 1) width, b width); integer floors.
+    cell = np.clip(before * bins // target + 1, 0, bins)
+    edges = np.concatenate([[-np.inf], np.arange(bins) * width])
+    nb = bins + 1
+    wins = np.stack([won == 0, won == 1])
+    both = np.concatenate([wins[0], wins[1]])
+    clusters = np.tile(game, 2)
+    grid_keys = np.concatenate([cell[0] * nb + cell[1], cell[1] * nb + cell[0]])
+    lead = before[0] - before[1]
+    j = np.clip((2 * lead * bins + target) // (2 * target), -bins, bins)  # round(lead / width)
+    lead_keys = np.concatenate([j, -j]) + bins
+    grid = pd.DataFrame({"own_lo": np.repeat(edges, nb), "opp_lo": np.tile(edges, nb)})
+    leads = pd.DataFrame({"lead": np.arange(-bins, bins + 1) * width})
+    rows = [_props(grid_keys[: len(d)], wins[0], nb * nb, grid.assign(view="side 0"), game)]
+    splits = [("", np.ones(2 * len(d), dtype=bool))]
+    if auction:
+        bidder = d["bidder"].to_numpy().astype(np.int64)
+        bside = bidder % 2 if partners else bidder
+        own_bids = np.concatenate([bside == 0, bside == 1])
+        splits += [(", own side bids", own_bids), (", opponents bid", ~own_bids)]
+    kinds = {"pooled": (grid_keys, nb * nb, grid), "lead": (lead_keys, 2 * bins + 1, leads)}
+    for kind, (keys, n_groups, index) in kinds.items():
+        for suffix, keep in splits:
+            view = index.assign(view=kind + suffix)
+            rows.append(_props(keys[keep], both[keep], n_groups, view, clusters[keep]))
+    if auction:  # one observation per deal: the region is symmetric
+        late = (5 * before >= 4 * target).all(axis=0)
+        end = pd.DataFrame(
+            {"view": ["end game"], "own_lo": [0.8 * target], "opp_lo": [0.8 * target]}
+        )
+        zero = np.zeros(int(late.sum()), dtype=np.int64)
+        rows.append(_props(zero, won[late] == bside[late], 1, end, game[late]))
+    first = d["deal"].to_numpy() == 0
+    dealer = d["dealer"].to_numpy().astype(np.int64)
+    dside = dealer % 2 if partners else dealer
+    rows.append(
+        _props(
+            np.zeros(int(first.sum()), dtype=np.int64),
+            won[first] == dside[first],
+            1,
+            pd.DataFrame({"view": ["first deal"], "own_lo": [0.0], "opp_lo": [0.0], "lead": [0.0]}),
+        )
+    )
+    out = pd.concat(rows, ignore_index=True).assign(width=width)
+    cols = ["view", "own_lo", "opp_lo", "lead", "width", "n", "k", "p", "ci_lo", "ci_hi"]
+    return out[cols]
+
+
 QUESTIONS = {
     "meld_by_trump_length": meld_by_trump_length,
     "meld_distribution": meld_distribution,
@@ -659,4 +781,5 @@ QUESTIONS = {
     "meld_laid": meld_laid,
     "early_tricks": early_tricks,
     "score_margin": score_margin,
+    "win_probability": win_probability,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ import pandas as pd
 
 from ..rules import Ruleset
 from . import charts, questions
-from .load import Data, columns, provenance_of, rules_of
+from .load import Data, column_names, columns, provenance_of, rules_of
 from .style import save
 
 
@@ -213,6 +214,53 @@ def _text_score_margin(t: pd.DataFrame, r: Ruleset) -> str:
     )
 
 
+def _bin_label(lo: float, width: float) -> str:
+    """``1200-1274`` for the bin [1200, 1275) of whole points."""
+    return f"{math.ceil(lo)}-{math.ceil(lo + width) - 1}"
+
+
+def _text_win_probability(t: pd.DataFrame, r: Ruleset) -> str:
+    width = float(t["width"].iloc[0])
+    target = r.game_target
+
+    def cell(view: str, own: float, opp: float) -> pd.Series | None:
+        own, opp = own // width * width, opp // width * width  # the bins holding these scores
+        m = t[(t["view"] == view) & (t["own_lo"] == own) & (t["opp_lo"] == opp)]
+        return m.iloc[0] if len(m) and m.iloc[0]["n"] >= charts.MIN_N else None
+
+    first = _row(t, view="first deal")
+    own, opp = 0.8 * target, 2 / 3 * target
+    ahead = cell("pooled", own, opp)
+    example = (
+        f" A side with {_bin_label(own // width * width, width)} against "
+        f"{_bin_label(opp // width * width, width)} wins {_pct(ahead)}."
+        if ahead is not None
+        else ""
+    )
+    step = round(target / 5 / width) * width
+    leads = t[(t["view"] == "lead") & (t["lead"] == step)]
+    by_lead = f" A lead of about {step:g} points wins {_pct(leads.iloc[0])}." if len(leads) else ""
+    auction = ""
+    end = t[t["view"] == "end game"]
+    if len(end):
+        auction = (
+            f" Near the end the auction decides: once both sides have {end.iloc[0]['own_lo']:g} "
+            f"or more, the side that takes the next bid wins the game {_pct(end.iloc[0])} of the "
+            "time (a side that makes its bid usually goes out, and the bidding side wins when "
+            "both reach the target). The bidding policy ignores the score, so this is what is "
+            "at stake in an end-game auction, not the best way to bid it."
+        )
+    return (
+        "Left: the chance that a side goes on to win the game, by its own score and the "
+        "opponents' score before a deal (every deal seen from both sides, so a cell and its "
+        "mirror image across the diagonal add up to 100% and the diagonal is 50% by "
+        "construction; the bottom row and left column gather every negative score). Right: the "
+        "same by the lead alone"
+        + (", and split by the side that wins the next auction" if auction else "")
+        + f". The first dealer's side wins {_pct(first)} of games.{example}{by_lead}{auction}"
+    )
+
+
 def _auction(r: Ruleset) -> bool:
     return r.trump_by == "auction"
 
@@ -225,6 +273,10 @@ MIN_HANDS = 1000
 """Smaller runs leave most chart groups empty."""
 
 
+MADE_BY = {"game": "a games run: pinochle-sim run --games N"}
+"""How to get a run with a column some study requires."""
+
+
 @dataclass(frozen=True)
 class Study:
     title: str
@@ -232,6 +284,12 @@ class Study:
     chart: Callable[[pd.DataFrame, dict[str, Any]], Any]
     text: Callable[[pd.DataFrame, Ruleset], str]
     applies: Callable[[Ruleset], bool] = lambda r: True
+    requires: tuple[str, ...] = ()
+    """Columns the run must have beyond those of every run (e.g. ``game``: a games run)."""
+
+    def fits(self, rules: Ruleset, names: list[str]) -> bool:
+        """Whether the study applies to a run with these rules and column names."""
+        return self.applies(rules) and set(self.requires) <= set(names)
 
 
 STUDIES: dict[str, Study] = {
@@ -308,6 +366,14 @@ STUDIES: dict[str, Study] = {
         _text_score_margin,
         _two_hand,
     ),
+    "win_probability": Study(
+        "Who wins from here: game win probability by score situation",
+        questions.win_probability,
+        charts.win_probability,
+        _text_win_probability,
+        lambda r: r.teams == 2,
+        requires=questions.GAME_COLUMNS,
+    ),
 }
 
 
@@ -320,13 +386,21 @@ def write_report(
 ) -> Path:
     """Write charts, CSV tables and ``report.md`` for a run into ``out``; returns report.md."""
     rules = rules_of(data)
-    names = list(only or [n for n, st in STUDIES.items() if st.applies(rules)])
+    present = column_names(data)
+    names = list(only or [n for n, st in STUDIES.items() if st.fits(rules, present)])
     unknown = [n for n in names if n not in STUDIES]
     if unknown:
         raise ValueError(f"unknown study {unknown[0]!r}: choose from {', '.join(STUDIES)}")
-    moot = [n for n in names if not STUDIES[n].applies(rules)]
-    if moot:
-        raise ValueError(f"study {moot[0]!r} does not apply to rules {rules.name!r}")
+    for name in names:
+        if not STUDIES[name].applies(rules):
+            raise ValueError(f"study {name!r} does not apply to rules {rules.name!r}")
+        missing = [c for c in STUDIES[name].requires if c not in present]
+        if missing:
+            how = "; ".join(MADE_BY[c] for c in missing if c in MADE_BY)
+            raise ValueError(
+                f"study {name!r} does not apply to this run: it has no column(s) "
+                f"{', '.join(missing)}" + (f" ({how})" if how else "")
+            )
     bad = [f for f in formats if f not in ("png", "svg", "pdf")]
     if bad or not formats:
         raise ValueError(f"unknown chart format {bad[0] if bad else ''!r}: use png, svg or pdf")
@@ -352,12 +426,13 @@ def write_report(
         )
     md = out / "report.md"
     tmp = out / f".report.md.tmp-{os.getpid()}"
-    tmp.write_text(_header(meta, data) + "\n".join(sections), encoding="utf-8")
+    tmp.write_text(_header(meta, hands) + "\n".join(sections), encoding="utf-8")
     os.replace(tmp, md)
     return md
 
 
-def _header(meta: dict[str, Any], data: Data) -> str:
+def _header(meta: dict[str, Any], rows: int) -> str:
+    """Title, provenance and how to regenerate; ``rows`` counts the run's hands (deals)."""
     if not meta:
         return "# pinochle-sim report\n\n"
     pol = "; ".join(
@@ -370,14 +445,16 @@ def _header(meta: dict[str, Any], data: Data) -> str:
         for k, v in meta["policies"].items()
     )
     hands = meta.get("run_hands", "?")
+    unit = meta.get("unit", "hands")
+    deals = f" ({rows:,} deals)" if unit == "games" else ""
     return (
-        f"# What {hands:,} simulated Pinochle hands say\n\n"
-        f"*Rules* `{meta['rules']}` · *seed* {meta['seed']} · *hands* {hands:,} · "
+        f"# What {hands:,} simulated Pinochle {unit} say\n\n"
+        f"*Rules* `{meta['rules']}` · *seed* {meta['seed']} · *{unit}* {hands:,}{deals} · "
         f"*pinochle-sim* {meta['package_version']} (engine {meta['engine_version']}) · "
         f"*created* {meta['created']}\n\n"
         f"*Policies* {pol}\n\n"
         "Every number comes with a 95% confidence interval (Wilson for proportions, ±1.96 "
         "standard errors for means); every chart states its sample. Regenerate with "
-        f"`pinochle-sim run --hands {hands} --seed {meta['seed']} --rules {meta['rules']}` and "
+        f"`pinochle-sim run --{unit} {hands} --seed {meta['seed']} --rules {meta['rules']}` and "
         "`pinochle-sim report <run folder>`.\n\n"
     )

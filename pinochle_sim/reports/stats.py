@@ -82,6 +82,24 @@ def grouped_quantiles(
     return out
 
 
+def design_effect(
+    keys: np.ndarray, hits: np.ndarray, n_groups: int, clusters: np.ndarray
+) -> np.ndarray:
+    """Per group, how much clustering inflates the variance of a proportion (cluster-robust over
+    independent-observation variance), at least 1: ``n / design_effect`` is the effective sample
+    size to give :func:`wilson`. Groups without spread get 1.
+
+    >>> pairs = np.arange(200) // 2  # 100 clusters of two identical outcomes
+    >>> round(float(design_effect(np.zeros(200, int), pairs % 2, 1, pairs)[0]), 1)
+    2.0
+    """
+    naive = grouped_moments(keys, hits, n_groups)
+    robust = grouped_moments(keys, hits, n_groups, clusters)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        deff = (robust["se"] / naive["se"]) ** 2
+    return np.where(np.isfinite(deff), np.maximum(deff, 1.0), 1.0)
+
+
 def _cluster_se(
     keys: np.ndarray,
     v: np.ndarray,
@@ -95,9 +113,17 @@ def _cluster_se(
     n_clusters = int(clusters.max()) + 1 if clusters.size else 0
     cell = clusters * n_groups + keys
     size = n_clusters * n_groups
-    resid = np.bincount(cell, weights=v - mean[keys], minlength=size).reshape(n_clusters, n_groups)
-    occupied = np.bincount(cell, minlength=size).reshape(n_clusters, n_groups) > 0
-    c = occupied.sum(axis=0).astype(float)
+    if size <= 8 * max(len(cell), 1):  # dense (cluster, group) table: fast when it is small
+        resid = np.bincount(cell, weights=v - mean[keys], minlength=size)
+        occupied = np.bincount(cell, minlength=size) > 0
+        group = np.tile(np.arange(n_groups), n_clusters)
+    else:  # many clusters, few observations each (e.g. games): only the occupied cells
+        cells, inverse = np.unique(cell, return_inverse=True)
+        resid = np.bincount(inverse, weights=v - mean[keys], minlength=len(cells))
+        occupied = np.ones(len(cells), dtype=bool)
+        group = cells % n_groups
+    ss = np.bincount(group, weights=resid**2, minlength=n_groups)
+    c = np.bincount(group, weights=occupied, minlength=n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
-        var = (resid**2).sum(axis=0) / (n * n) * c / (c - 1)
+        var = ss / (n * n) * c / (c - 1)
     return np.sqrt(var)

@@ -53,14 +53,16 @@ def styled(func):
 
 
 def subtitle_from(meta: dict[str, Any], n: int | None = None) -> str:
-    """``1,000,000 hands · rules partnership · bid estimate, pass standard, ... · seed 0``."""
+    """``1,000,000 hands · rules partnership · bid estimate, pass standard, ... · seed 0``
+    (``20,000 simulated games ...`` for a games run)."""
+    unit = "games" if meta.get("unit") == "games" else "hands"
     if not meta:
-        return f"{n:,} hands" if n else ""
-    hands = n if n is not None else meta.get("run_hands", 0)
+        return f"{n:,} {unit}" if n else ""
+    count = n if n is not None else meta.get("run_hands", 0)
     pol = meta.get("policies", {})
     names = ", ".join(f"{k} {v['name']}" for k, v in pol.items())
     return (
-        f"{hands:,} simulated hands · rules {meta.get('rules', '?')} · {names} · "
+        f"{count:,} simulated {unit} · rules {meta.get('rules', '?')} · {names} · "
         f"seed {meta.get('seed', '?')} · pinochle-sim {meta.get('package_version', '?')}"
     )
 
