@@ -113,7 +113,7 @@ def sweep_chart(table: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     ax.set_xlabel(param)
     ax.set_ylabel("points")
     ax.set_title("points per deal", fontsize=15)
-    ax.legend(loc="best")
+    ax.legend(loc="lower left", fontsize=12)
     if auction:
         ax = axes[1]
         ax.plot(x, table["make_rate"], marker="o", color=PALETTE[2])
