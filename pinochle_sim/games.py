@@ -172,14 +172,8 @@ def play_games_array(inputs, seed: int, start: int, count: int, chunk: int = 256
 
     def one(lo: int) -> np.ndarray:
         n = min(chunk, start + count - lo)
-        if inputs.ca is not None:
-            buf, rows = _two_hand_games(
-                inputs.ra, inputs.ma, inputs.ca, inputs.pp, seed, lo, n, ncol, base
-            )
-        else:
-            buf, rows = _auction_games(
-                inputs.ra, inputs.ma, inputs.pp, inputs.layout.offsets, seed, lo, n, ncol, base
-            )
+        kernel = _two_hand_games if inputs.two_hand else _auction_games
+        buf, rows = kernel(*inputs.kernel_arrays(), seed, lo, n, ncol, base)
         return buf[:, :rows]
 
     starts = list(range(start, start + count, chunk))

@@ -45,6 +45,13 @@ class EngineInputs:
     def two_hand(self) -> bool:
         return self.ca is not None
 
+    def kernel_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The four arrays every kernel of this game takes first: (rules, meld, policies,
+        layout) for the auction engine, (rules, meld, candidate melds, policies) for two-hand."""
+        if self.ca is not None:
+            return self.ra, self.ma, self.ca, self.pp
+        return self.ra, self.ma, self.pp, self.layout.offsets
+
 
 def engine_inputs(
     rules: str | Ruleset | None = None, policies: PolicySet | None = None
@@ -177,34 +184,12 @@ def play_hands_array(
     _check_dealer(inputs, dealer)
     if out is None:
         out = np.empty((inputs.layout.ncol, count), dtype=np.int64)
-    if inputs.ca is not None:
-        from .two_hand import _play_range2
-
-        _play_range2(
-            inputs.ra,
-            inputs.ma,
-            inputs.ca,
-            inputs.pp,
-            seed,
-            start,
-            count,
-            chunk,
-            -1 if dealer is None else dealer,
-            out,
-        )
-        return out
-    _play_range(
-        inputs.ra,
-        inputs.ma,
-        inputs.pp,
-        inputs.layout.offsets,
-        seed,
-        start,
-        count,
-        chunk,
-        -1 if dealer is None else dealer,
-        out,
-    )
+    if inputs.two_hand:
+        from .two_hand import _play_range2 as kernel
+    else:
+        kernel = _play_range
+    d = -1 if dealer is None else dealer
+    kernel(*inputs.kernel_arrays(), seed, start, count, chunk, d, out)
     return out
 
 
@@ -236,34 +221,13 @@ def trace_arrays(
     _check_range(seed, hand, 1)
     _check_dealer(inputs, dealer)
     out = np.zeros((inputs.layout.ncol, 1), dtype=np.int64)
-    if inputs.ca is not None:
-        from .two_hand import TRACE2_SIZE, _trace_deal
-
-        trace = np.zeros(TRACE2_SIZE, dtype=np.int64)
-        _trace_deal(
-            inputs.ra,
-            inputs.ma,
-            inputs.ca,
-            inputs.pp,
-            seed,
-            hand,
-            -1 if dealer is None else dealer,
-            out,
-            trace,
-        )
-        return out[:, 0], trace
-    trace = np.zeros(TRACE_SIZE, dtype=np.int64)
-    _trace_one(
-        inputs.ra,
-        inputs.ma,
-        inputs.pp,
-        inputs.layout.offsets,
-        seed,
-        hand,
-        -1 if dealer is None else dealer,
-        out,
-        trace,
-    )
+    if inputs.two_hand:
+        from .two_hand import TRACE2_SIZE as size
+        from .two_hand import _trace_deal as kernel
+    else:
+        size, kernel = TRACE_SIZE, _trace_one
+    trace = np.zeros(size, dtype=np.int64)
+    kernel(*inputs.kernel_arrays(), seed, hand, -1 if dealer is None else dealer, out, trace)
     return out[:, 0], trace
 
 
