@@ -21,6 +21,7 @@ MAX_CALLS = 160
 recorded), so the record is always a complete, legal auction. Ordinary play never gets near it
 (raising by the smallest step from 250 to 1,800 takes 156 calls)."""
 PASS = -1
+JUMP_CAP = (1 << 15) - 1
 
 
 @jit
@@ -33,6 +34,9 @@ def _auction(
     limit exceeds the current bid by at least the largest step plus its bidding policy's
     ``jump`` parameter (``pp[p]``; a negative jump counts as 0), otherwise by the smallest step.
     """
+    jumps = 0  # each seat's jump, 15 bits apiece (larger jumps never happen anyway)
+    for p in range(players):
+        jumps |= min(bid_jump(pp[p]), JUMP_CAP) << (15 * p)
     min_bid = ra[RA_MIN_BID]
     small = ra[RA_STEPS]
     large = ra[RA_STEPS + ra[RA_NSTEPS] - 1]
@@ -47,7 +51,7 @@ def _auction(
                 break
             if bid == 0:
                 call = min_bid if limits[seat] >= min_bid else PASS
-            elif limits[seat] >= bid + large + bid_jump(pp[seat]):
+            elif limits[seat] >= bid + large + ((jumps >> (15 * seat)) & JUMP_CAP):
                 call = bid + large
             elif limits[seat] >= bid + small:
                 call = bid + small

@@ -49,7 +49,14 @@ from .layout import (
 from .meld import _meld
 from .passing import _add_all, _exchange, _remove_all
 from .policies.bid import _bid_limit, count_aces
-from .policies.choose_play import PLAY_BITS, PLAY_MASK, _play_card, _shown_out, play_settings
+from .policies.choose_play import (
+    PLAY_BITS,
+    PLAY_MASK,
+    _play_card,
+    _shown_out,
+    counts_voids,
+    play_settings,
+)
 from .policies.pass_ import _discards
 from .policies.play import pack_points
 from .policies.slots import CONCEDE_CONCEDE, PP_CONCEDE
@@ -127,8 +134,11 @@ def _play_tricks(
     partners = ra[RA_PARTNERS] != 0
     packed = pack_points(points)
     settings = 0
+    counting = False
     for p in range(players):
-        settings |= play_settings(pp[p]) << (PLAY_BITS * p)
+        st = play_settings(pp[p])
+        settings |= st << (PLAY_BITS * p)
+        counting |= counts_voids(st)
     played = 0
     voids = 0  # bit 4 * seat + suit: the seat showed out of that suit
     leader = bidder
@@ -168,7 +178,8 @@ def _play_tricks(
                 winner = f
                 winner_seat = seat
             else:
-                voids |= _shown_out(seat, f, led, trump)
+                if counting:
+                    voids |= _shown_out(seat, f, led, trump)
                 if (beaters(winner, trump) >> f) & 1:
                     winner = f
                     winner_seat = seat

@@ -44,6 +44,12 @@ def play_settings(pp: np.ndarray) -> int:
 
 
 @jit
+def counts_voids(settings: int) -> bool:
+    """Whether a seat's play policy reads the void bits (so the engine must keep them)."""
+    return (settings & _KIND_MASK) == PLAY_COUNTING
+
+
+@jit
 def _shown_out(seat: int, f: int, led: int, trump: int) -> int:
     """Void bits (4 * seat + suit) learnt from ``seat`` playing face ``f`` to a trick led in
     ``led``: not following shows it out of the led suit, and not trumping then shows it out of
@@ -56,7 +62,7 @@ def _shown_out(seat: int, f: int, led: int, trump: int) -> int:
     return bits
 
 
-@jit
+@jit(inline="always")
 def _play_card(
     settings: int,
     hand: int,
