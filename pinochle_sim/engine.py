@@ -3,8 +3,9 @@
 ``_play_hand`` deals, values the hands, runs the auction, names trump, passes (partnerships) or
 gives the bidder the widow to discard from (three-hand), melds, lets the bidder concede a hopeless
 bid, plays every trick and scores, writing one row of the output columns (and, when asked, a
-move-by-move trace for ``pinochle-sim show``). ``_play_range`` runs it over chunks of hand
-indices in parallel (``prange``); every hand draws only from its own streams, so the records do
+move-by-move trace for ``pinochle-sim show``). ``_play_chunk`` runs it over a chunk of hand
+indices; the driver runs chunks on a thread pool. Every hand draws only from its own streams, so
+the records do
 not depend on thread count or chunk size.
 
 Output columns are rows of one int64 array ``out[column, hand]`` placed by the ruleset's
@@ -15,9 +16,8 @@ partners, a single player (side = seat).
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ._jit import jit, pjit
+from ._jit import jit
 from .auction import MAX_CALLS, _auction
 from .deal import _deal
 from .layout import (
@@ -397,54 +397,40 @@ def _play_hand(
     )
 
 
-@pjit
-def _play_range(
+@jit
+def _play_chunk(
     ra: np.ndarray,
     ma: np.ndarray,
     pp: np.ndarray,
     lay: np.ndarray,
     seed: int,
     start: int,
-    n: int,
-    chunk: int,
+    lo: int,
+    hi: int,
     fixed_dealer: int,
     out: np.ndarray,
 ) -> None:
-    """Play hands ``start .. start+n-1`` into ``out[:, 0:n]``, chunks in parallel.
+    """Play hands ``start+lo .. start+hi-1`` into ``out[:, lo:hi]``.
 
-    Each chunk works on its own copies of the rule, meld, policy and layout arrays and its own
-    output buffer: arrays shared between threads would have their reference counts bumped
-    atomically on every call, and that cache line would bounce between the cores.
+    The run driver (:func:`pinochle_sim.simulate.play_hands_array`) calls this for chunks of a
+    range on a thread pool; the kernel releases the GIL. Each call works on its own copies of the
+    rule, meld, policy and layout arrays and its own output buffer, so threads never share a
+    cache line that is written per hand.
     """
-    n_chunks = (n + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        lo = c * chunk
-        hi = min(n, lo + chunk)
-        ra_l = ra.copy()
-        ma_l = ma.copy()
-        pp_l = pp.copy()
-        lay_l = lay.copy()
-        buf = np.empty((out.shape[0], hi - lo), dtype=np.int64)
-        scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
-        rs = np.empty(2, dtype=np.uint64)
-        trace = np.empty(1, dtype=np.int64)
-        for i in range(lo, hi):
-            _play_hand(
-                ra_l,
-                ma_l,
-                pp_l,
-                lay_l,
-                seed,
-                start + i,
-                fixed_dealer,
-                buf,
-                i - lo,
-                scratch,
-                rs,
-                trace,
-                False,
-            )
-        out[:, lo:hi] = buf
+    ra_l = ra.copy()
+    ma_l = ma.copy()
+    pp_l = pp.copy()
+    lay_l = lay.copy()
+    buf = np.empty((out.shape[0], hi - lo), dtype=np.int64)
+    scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    rs = np.empty(2, dtype=np.uint64)
+    trace = np.empty(1, dtype=np.int64)
+    for i in range(lo, hi):
+        _play_hand(
+            ra_l, ma_l, pp_l, lay_l, seed, start + i, fixed_dealer, buf, i - lo, scratch, rs,
+            trace, False,
+        )  # fmt: skip
+    out[:, lo:hi] = buf
 
 
 @jit

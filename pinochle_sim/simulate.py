@@ -11,13 +11,14 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numba
 import numpy as np
 
-from .engine import TRACE_SIZE, _play_range, _trace_one
+from .engine import TRACE_SIZE, _play_chunk, _trace_one
 from .layout import Layout, layout_for
 from .meld import meld_table_array
 from .policies import DEFAULT_POLICIES, PolicySet, seat_policy_array
@@ -185,11 +186,21 @@ def play_hands_array(
     if out is None:
         out = np.empty((inputs.layout.ncol, count), dtype=np.int64)
     if inputs.two_hand:
-        from .two_hand import _play_range2 as kernel
+        from .two_hand import _play_chunk2 as kernel
     else:
-        kernel = _play_range
+        kernel = _play_chunk
     d = -1 if dealer is None else dealer
-    kernel(*inputs.kernel_arrays(), seed, start, count, chunk, d, out)
+    arrays = inputs.kernel_arrays()
+    bounds = [(lo, min(count, lo + chunk)) for lo in range(0, count, chunk)]
+    workers = min(numba.get_num_threads(), len(bounds))
+    if workers <= 1:
+        for lo, hi in bounds:
+            kernel(*arrays, seed, start, lo, hi, d, out)
+    else:  # the kernels release the GIL: chunks run in parallel on a thread pool
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            jobs = [pool.submit(kernel, *arrays, seed, start, lo, hi, d, out) for lo, hi in bounds]
+            for job in jobs:
+                job.result()
     return out
 
 

@@ -16,9 +16,8 @@ fixed two-hand layout of :mod:`pinochle_sim.layout` (``D_*``).
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ._jit import jit, pjit
+from ._jit import jit
 from .deal import _deal
 from .layout import (
     D_ACES,
@@ -452,52 +451,36 @@ def _play_deal(
     out[D_WINNER, row] = 0 if s0 > s1 else (1 if s1 > s0 else -1)
 
 
-@pjit
-def _play_range2(
+@jit
+def _play_chunk2(
     ra: np.ndarray,
     ma: np.ndarray,
     ca: np.ndarray,
     pp: np.ndarray,
     seed: int,
     start: int,
-    n: int,
-    chunk: int,
+    lo: int,
+    hi: int,
     fixed_dealer: int,
     out: np.ndarray,
 ) -> None:
-    """Play deals ``start .. start+n-1`` into ``out[:, 0:n]``, chunks in parallel (each chunk
-    with its own copies of the inputs, as :func:`pinochle_sim.engine._play_range`)."""
-    n_chunks = (n + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        lo = c * chunk
-        hi = min(n, lo + chunk)
-        ra_l = ra.copy()
-        ma_l = ma.copy()
-        ca_l = ca.copy()
-        pp_l = pp.copy()
-        buf = np.empty((out.shape[0], hi - lo), dtype=np.int64)
-        st = np.empty(SCRATCH2_SIZE, dtype=np.int64)
-        rs = np.empty(2, dtype=np.uint64)
-        rm = np.empty(2, dtype=np.uint64)
-        trace = np.empty(1, dtype=np.int64)
-        for i in range(lo, hi):
-            _play_deal(
-                ra_l,
-                ma_l,
-                ca_l,
-                pp_l,
-                seed,
-                start + i,
-                fixed_dealer,
-                buf,
-                i - lo,
-                st,
-                rs,
-                rm,
-                trace,
-                False,
-            )
-        out[:, lo:hi] = buf
+    """Play deals ``start+lo .. start+hi-1`` into ``out[:, lo:hi]`` (one chunk of a range, as
+    :func:`pinochle_sim.engine._play_chunk`)."""
+    ra_l = ra.copy()
+    ma_l = ma.copy()
+    ca_l = ca.copy()
+    pp_l = pp.copy()
+    buf = np.empty((out.shape[0], hi - lo), dtype=np.int64)
+    st = np.empty(SCRATCH2_SIZE, dtype=np.int64)
+    rs = np.empty(2, dtype=np.uint64)
+    rm = np.empty(2, dtype=np.uint64)
+    trace = np.empty(1, dtype=np.int64)
+    for i in range(lo, hi):
+        _play_deal(
+            ra_l, ma_l, ca_l, pp_l, seed, start + i, fixed_dealer, buf, i - lo, st, rs, rm,
+            trace, False,
+        )  # fmt: skip
+    out[:, lo:hi] = buf
 
 
 @jit
