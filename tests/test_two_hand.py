@@ -404,3 +404,31 @@ def test_cli_run_show_schema_on_two_hand(tmp_path):
     r = runner.invoke(main, ["info", str(out)])
     assert r.exit_code == 0 and "policy stock: standard" in r.output
     assert "policy bid" not in r.output and "hand index mod 2" in r.output
+
+
+def test_dix_exchange_and_the_turned_up_nine():
+    """RULES.md 9: the dix holder who wins a trick may show it for 10 and exchange it for the
+    turned-up card, which the loser of the 12th trick then takes; a turned-up 9 scores 10 for
+    the dealer at once and is never shown again."""
+    exchanged = turned_nine = 0
+    for h in range(400):
+        rec = hand_record(31, h, rules="two-hand")
+        trump = rec["trump"]
+        nine = f"9{trump}"
+        swaps = [t for t in rec["tricks"] if t["dix"] and t["dix"]["exchanged"]]
+        last_draws = rec["tricks"][11]["draws"]
+        if swaps:
+            exchanged += 1
+            assert len(swaps) == 1 and swaps[0]["dix"]["points"] == 10
+            assert swaps[0]["n"] <= 12 and rec["up_card"] != nine
+            assert last_draws[1]["card"] == nine  # the loser of trick 12 takes the dix
+        else:
+            assert last_draws[1]["card"] == rec["up_card"]
+        if rec["up_card"] == nine:
+            turned_nine += 1
+            assert rec["turnup_dix"] == 10
+            shown = [t["dix"]["card"] for t in rec["tricks"] if t["dix"]]
+            assert all(c["card"] == nine for c in shown) and len(shown) <= 1
+        else:
+            assert rec["turnup_dix"] == 0
+    assert exchanged > 100 and turned_nine > 30
