@@ -12,6 +12,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -508,6 +509,8 @@ def info(path: str, as_json: bool) -> None:
         state = "complete" if man.get("complete") else "INCOMPLETE (finish with --resume)"
         unit = sett.get("unit", "hands")
         click.echo(f"run: {done:,} of {sett['hands']:,} {unit} in {len(parts)} parts, {state}")
+        if unit == "games" and done:
+            click.echo(_games_line(path))
     for key in ("package_version", "engine_version", "rules", "seed", "dealer", "created"):
         click.echo(f"{key}: {meta[key]}")
     for kind, spec in meta["policies"].items():
@@ -515,6 +518,19 @@ def info(path: str, as_json: bool) -> None:
         click.echo(f"policy {kind}: {spec['name']}" + (f" ({ps})" if ps else ""))
     click.echo("ruleset (TOML):")
     click.echo("  " + meta["ruleset_toml"].rstrip().replace("\n", "\n  "))
+
+
+def _games_line(path: str) -> str:
+    import pandas as pd
+
+    from .dataset import open_dataset
+    from .games import game_results
+
+    totals = [n for n in open_dataset(Path(path)).schema.names if n.startswith("total_")]
+    rows = pd.read_parquet(path, columns=["game", "deal", "dealer", "game_winner", *totals])
+    g = game_results(rows)
+    wins = ", ".join(f"side {k} {(g['winner'] == k).mean():.1%}" for k in range(len(totals)))
+    return f"games: {len(g):,}, {g['deals'].mean():.2f} deals per game; won: {wins}"
 
 
 @main.command()

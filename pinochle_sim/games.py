@@ -25,6 +25,7 @@ from functools import lru_cache
 
 import numba
 import numpy as np
+import pandas as pd
 
 from ._jit import jit
 from .engine import SCRATCH_SIZE, _play_hand
@@ -186,3 +187,23 @@ def play_games_array(inputs, seed: int, start: int, count: int, chunk: int = 256
         with ThreadPoolExecutor(max_workers=workers) as pool:
             parts = list(pool.map(one, starts))
     return np.concatenate(parts, axis=1)
+
+
+def game_results(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per game from a games run's deal rows (``pd.read_parquet(run_dir)``): ``game``,
+    ``deals``, ``first_dealer``, ``winner`` and each side's ``final_k`` total."""
+    totals = sorted(c for c in rows.columns if c.startswith("total_"))
+    ordered = rows.sort_values(["game", "deal"])
+    first = ordered.groupby("game", sort=True).first()
+    last = ordered.groupby("game", sort=True).last()
+    out = pd.DataFrame(
+        {
+            "game": last.index.to_numpy(),
+            "deals": (last["deal"] + 1).to_numpy(),
+            "first_dealer": first["dealer"].to_numpy(),
+            "winner": last["game_winner"].to_numpy(),
+        }
+    )
+    for c in totals:
+        out[c.replace("total_", "final_")] = last[c].to_numpy()
+    return out

@@ -141,3 +141,17 @@ def test_cli_run_games(tmp_path):
         assert r.exit_code != 0 and "Traceback" not in r.output and "Error" in r.output, bad
     schema = runner.invoke(main, ["schema", "--rules", "two-hand", "--games"])
     assert schema.exit_code == 0 and "game_winner" in schema.output
+
+
+def test_game_results_one_row_per_game():
+    from pinochle_sim.games import game_results
+
+    d = _games("partnership", 6, 0, 120)
+    g = game_results(d.sample(frac=1, random_state=1))  # row order must not matter
+    assert list(g["game"]) == list(range(120))
+    sizes = d.groupby("game").size().to_numpy()
+    assert np.array_equal(g["deals"].to_numpy(), sizes)
+    final = d[d["game_winner"] >= 0].sort_values("game")
+    assert np.array_equal(g["winner"].to_numpy(), final["game_winner"].to_numpy())
+    assert np.array_equal(g["final_0"].to_numpy(), final["total_0"].to_numpy())
+    assert np.array_equal(g["first_dealer"].to_numpy(), np.arange(120) % 4)
