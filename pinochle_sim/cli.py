@@ -640,7 +640,7 @@ def _count_option(func: Callable[..., Any]) -> Callable[..., Any]:
         default="1e5",
         show_default=True,
         metavar="N",
-        help="Deals, each played twice (1e5, 100_000 or 100000).",
+        help="Deals, each played once per side (1e5, 100_000 or 100000).",
     )(func)
 
 
@@ -675,8 +675,9 @@ def compare_command(
     overwrite: bool,
     threads: int | None,
 ) -> None:
-    """Duplicate tournament of policy sets A and B: every deal is played twice, A and B
-    swapping seats, so card luck cancels. Prints A's gain per deal with a 95% CI, make, set and
+    """Duplicate tournament of policy sets A and B: every deal is played once per side, A and
+    B swapping seats (three-hand: A in each seat in turn, B in the others), so card luck
+    cancels. Prints A's gain per deal with a 95% CI, make, set and
     stuck rates and mean bid of each; writes pairs.parquet (one row per deal), summary.csv/json
     and a chart.
 

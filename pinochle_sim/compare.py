@@ -12,7 +12,8 @@ per deal A gains over B. Identical policies give diff = 0 on every deal.
 **Sweep.** One policy parameter takes a range of values; each value plays a duplicate match
 against a fixed opponent on the same deals.
 
-Three-hand has three sides and no duplicate scheme here (``compare`` refuses it).
+Three-hand has three sides: each deal is played three times, A in each seat in turn and B in
+the other two; A's score is compared with the mean of the two B seats.
 """
 
 from __future__ import annotations
@@ -37,24 +38,11 @@ from .simulate import EngineInputs, _check_range, engine_inputs, play_hands_arra
 CHUNK = 1 << 17
 
 
-def _sides_check(rules: Ruleset) -> None:
-    if rules.teams != 2:
-        raise ValueError(
-            f"rules {rules.name!r}: a duplicate comparison needs two sides (the partnership "
-            "presets or two-hand), not " + f"{rules.teams}"
-        )
-
-
-def _seating(inputs: EngineInputs, first: PolicySet, second: PolicySet) -> EngineInputs:
-    """``first`` on side 0's seats, ``second`` on side 1's."""
-    seats = [first, second] * 2 if inputs.rules.players == 4 else [first, second]
+def _seating(inputs: EngineInputs, a: PolicySet, b: PolicySet, side: int) -> EngineInputs:
+    """A on side ``side``'s seats, B on every other seat."""
+    r = inputs.rules
+    seats = [a if (p % 2 if r.partnerships else p) == side else b for p in range(r.players)]
     return dataclasses.replace(inputs, pp=seat_policy_array(seats))
-
-
-def _play_columns(two_hand: bool) -> tuple[str, ...]:
-    if two_hand:
-        return ("score_0", "score_1", "meld_0", "meld_1", "winner")
-    return ("bidder", "bid", "made", "stuck", "conceded", "score_0", "score_1")
 
 
 def duplicate(
@@ -66,30 +54,35 @@ def duplicate(
     start: int = 0,
     progress: Callable[[int], None] | None = None,
 ) -> pd.DataFrame:
-    """Play ``hands`` deals twice (A on side 0, then on side 1); one row per deal.
+    """Play ``hands`` deals once per side, A holding that side's seats and B all the others
+    (twice with two sides; three times in three-hand, A in each seat in turn); one row per deal.
 
-    Columns: ``deal``, ``dealer``, ``diff`` (A minus B over both plays), then per play k = 1, 2
-    ``score_a_k``, ``score_b_k`` and, in auction games, ``bid_side_k`` (0 = A's side won the
-    bid or was stuck, 1 = B's), ``bid_k``, ``made_k``, ``stuck_k``, ``conceded_k``; in two-hand
-    ``meld_a_k``, ``meld_b_k``, ``win_k`` (0 = A won the deal, 1 = B, -1 tie).
+    Columns: ``deal``, ``dealer``, ``diff`` (A minus B summed over the plays), then per play
+    k = 1, 2 (, 3) ``score_a_k``, ``score_b_k`` (B's mean when B holds two seats) and, in
+    auction games, ``bid_side_k`` (0 = A won the bid or was stuck, 1 = B), ``bid_k``,
+    ``made_k``, ``stuck_k``, ``conceded_k``; in two-hand ``meld_a_k``, ``meld_b_k``, ``win_k``
+    (0 = A won the deal, 1 = B, -1 tie). With three sides a deal's ``diff`` sums A's score
+    minus the mean of the two B seats over the three plays: 0 exactly when A and B are equal.
     """
     base = engine_inputs(rules, a)
-    _sides_check(base.rules)
     if hands < 1:
         raise ValueError(f"hands must be a positive whole number, got {hands}")
     _check_range(seed, start, hands)
     two = base.two_hand
-    plays = (_seating(base, a, b), _seating(base, b, a))
+    sides = base.rules.teams
+    plays = [_seating(base, a, b, side) for side in range(sides)]
     idx = base.layout.index
     cols: dict[str, list[np.ndarray]] = {}
     for lo in range(start, start + hands, CHUNK):
         n = min(CHUNK, start + hands - lo)
         outs = [play_hands_array(inputs, seed, lo, n) for inputs in plays]
         part = {"deal": outs[0][idx["hand"]], "dealer": outs[0][idx["dealer"]]}
-        diff = np.zeros(n, dtype=np.int64)
+        diff = np.zeros(n, dtype=np.float64)
         for k, out in enumerate(outs, start=1):
-            a_side = k - 1  # play 1: A on side 0; play 2: A on side 1
-            sa, sb = out[idx[f"score_{a_side}"]], out[idx[f"score_{1 - a_side}"]]
+            a_side = k - 1  # play k: A on side k - 1
+            scores = np.stack([out[idx[f"score_{j}"]] for j in range(sides)])
+            sa = scores[a_side]
+            sb = (scores.sum(axis=0) - sa) / (sides - 1)
             part[f"score_a_{k}"], part[f"score_b_{k}"] = sa, sb
             diff += sa - sb
             if two:
@@ -98,7 +91,8 @@ def duplicate(
                 w = out[idx["winner"]]
                 part[f"win_{k}"] = np.where(w < 0, -1, (w != a_side).astype(np.int64))
             else:
-                side = out[idx["bidder"]] % 2
+                bidder = out[idx["bidder"]]
+                side = bidder % 2 if base.rules.partnerships else bidder
                 part[f"bid_side_{k}"] = (side != a_side).astype(np.int64)
                 for c in ("bid", "made", "stuck", "conceded"):
                     part[f"{c}_{k}"] = out[idx[c]]
@@ -119,8 +113,10 @@ def _compact(frame: pd.DataFrame) -> pd.DataFrame:
             frame[c] = frame[c].astype(bool)
         elif c.startswith(("bid_side", "win", "dealer")):
             frame[c] = frame[c].astype(np.int8)
-        else:
+        elif (frame[c] == frame[c].round()).all():
             frame[c] = frame[c].astype(np.int32)
+        else:  # B's mean over two seats (three-hand): halves
+            frame[c] = frame[c].astype(np.float32)
     return frame
 
 
@@ -143,8 +139,9 @@ def summarise(pairs: pd.DataFrame, labels: tuple[str, str] = ("A", "B")) -> pd.D
     rows = []
     dm, dlo, dhi = _mean_ci(pairs["diff"].to_numpy())
     two = "win_1" in pairs
+    plays = [k for k in (1, 2, 3) if f"score_a_{k}" in pairs]
     for j, (label, key) in enumerate(zip(labels, ("a", "b"), strict=True)):
-        scores = np.concatenate([pairs[f"score_{key}_{k}"].to_numpy() for k in (1, 2)])
+        scores = np.concatenate([pairs[f"score_{key}_{k}"].to_numpy() for k in plays])
         m, lo, hi = _mean_ci(scores)
         row: dict[str, Any] = {
             "policy": label,
@@ -154,26 +151,14 @@ def summarise(pairs: pd.DataFrame, labels: tuple[str, str] = ("A", "B")) -> pd.D
             "mean_score_hi": hi,
         }
         if two:
-            wins = sum(int((pairs[f"win_{k}"] == j).sum()) for k in (1, 2))
+            wins = sum(int((pairs[f"win_{k}"] == j).sum()) for k in plays)
             row["win_rate"], row["win_lo"], row["win_hi"] = _rate(wins, len(scores))
         else:
-            mine = [pairs[f"bid_side_{k}"].to_numpy() == j for k in (1, 2)]
-            won = int(sum(m_.sum() for m_ in mine))
-            made = int(
-                sum(
-                    pairs[f"made_{k}"].to_numpy()[m_].sum()
-                    for k, m_ in zip((1, 2), mine, strict=True)
-                )
-            )
-            stuck = int(
-                sum(
-                    pairs[f"stuck_{k}"].to_numpy()[m_].sum()
-                    for k, m_ in zip((1, 2), mine, strict=True)
-                )
-            )
-            bids = np.concatenate(
-                [pairs[f"bid_{k}"].to_numpy()[m_] for k, m_ in zip((1, 2), mine, strict=True)]
-            )
+            mine = {k: pairs[f"bid_side_{k}"].to_numpy() == j for k in plays}
+            won = int(sum(m.sum() for m in mine.values()))
+            made = int(sum(pairs[f"made_{k}"].to_numpy()[m].sum() for k, m in mine.items()))
+            stuck = int(sum(pairs[f"stuck_{k}"].to_numpy()[m].sum() for k, m in mine.items()))
+            bids = np.concatenate([pairs[f"bid_{k}"].to_numpy()[m] for k, m in mine.items()])
             row["bids_won"] = won
             row["make_rate"], row["make_lo"], row["make_hi"] = _rate(made, won)
             row["set_rate"], row["set_lo"], row["set_hi"] = _rate(won - made, won)

@@ -87,11 +87,34 @@ def test_counting_beats_greedy():
     assert m.summary.loc[0, "diff_lo"] > 0
 
 
-def test_two_hand_duplicate_and_three_hand_refused():
+def test_two_hand_duplicate():
     pairs = duplicate("two-hand", RANDOM_PLAY, DEFAULT, 1000, seed=2)
     assert pairs["diff"].mean() < 0 and set(pairs["win_1"].unique()) <= {-1, 0, 1}
-    with pytest.raises(ValueError, match="two sides"):
-        duplicate("three-hand", DEFAULT, DEFAULT, 10)
+    same = duplicate("two-hand", DEFAULT, DEFAULT, 500, seed=2)
+    assert (same["diff"] == 0).all()
+
+
+def test_three_hand_duplicate_rotates_a_through_every_seat():
+    same = duplicate("three-hand", DEFAULT, DEFAULT, 1500, seed=3)
+    assert np.allclose(same["diff"], 0)
+    # Play k seats A at seat k - 1: with A = B every play is the same hand, so A's score in
+    # play k is seat k-1's score and B's the mean of the other two.
+    from pinochle_sim.simulate import play_hands
+
+    c = play_hands(seed=3, count=1500, rules="three-hand")
+    for k in (1, 2, 3):
+        a = c[f"score_{k - 1}"]
+        b = (c["score_0"] + c["score_1"] + c["score_2"] - a) / 2
+        assert np.array_equal(same[f"score_a_{k}"], a)
+        assert np.allclose(same[f"score_b_{k}"], b)
+        assert ((same[f"bid_side_{k}"] == 0) == (c["bidder"] == k - 1)).all()
+    never = duplicate("three-hand", NEVER_BID, DEFAULT, 1500, seed=3)
+    for k in (1, 2, 3):
+        a_bid = never[f"bid_side_{k}"] == 0
+        assert never.loc[a_bid, f"stuck_{k}"].all()
+    m = compare("three-hand", ("random", RANDOM_PLAY), ("greedy", DEFAULT), 2000, seed=3)
+    assert m.summary.loc[0, "diff_hi"] < 0  # random play loses to greedy from every seat
+    assert m.summary.loc[0, "bids_won"] + m.summary.loc[1, "bids_won"] == 3 * 2000
 
 
 # --------------------------------------------------------------------------- specs and ranges
@@ -230,7 +253,6 @@ def test_cli_compare_and_sweep(tmp_path):
     assert len(pd.read_parquet(sw / "diffs.parquet")) == 900 and (sw / "sweep.png").exists()
     for bad in (
         ["compare", "play=nope", "default"],
-        ["compare", "default", "default", "--rules", "three-hand", "--hands", "10"],
         ["compare", "default", "default", "--hands", "1.5"],
         ["sweep", "--param", "bid.margin=5:1:1"],
         ["sweep", "--param", "bid.nope=1,2"],

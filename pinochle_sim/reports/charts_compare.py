@@ -18,7 +18,8 @@ def _policies_text(spec: dict[str, Any]) -> str:
 
 def _subtitle(meta: dict[str, Any]) -> str:
     return (
-        f"duplicate: {meta.get('deals', 0):,} deals, each played twice with the seats swapped · "
+        f"duplicate: {meta.get('deals', 0):,} deals, each played once per side with the seats "
+        "swapped · "
         f"rules {meta.get('rules', '?')} · seed {meta.get('seed', '?')} · "
         f"pinochle-sim {meta.get('package_version', '?')}"
     )
@@ -41,7 +42,7 @@ def match_chart(summary: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     ax1.set_xlim(-span, span)
     ax1.set_yticks([0], [f"{a['policy']}\nminus\n{b['policy']}"])
     ax1.set_ylim(-1, 1)
-    ax1.set_xlabel("score difference per deal, both plays (points; 95% CI)")
+    ax1.set_xlabel("score difference per deal, all plays (points; 95% CI)")
     ax1.set_title(f"95% CI {lo:+.1f} to {hi:+.1f}", fontsize=15)
     if "make_rate" in summary:
         metrics = [("make_rate", "make rate"), ("set_rate", "set rate"), ("stuck_rate", "stuck")]
@@ -99,7 +100,7 @@ def sweep_chart(table: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         table["diff_per_deal"],
         marker="o",
         color=PALETTE[0],
-        label="gain over the opponent (both plays)",
+        label="gain over the opponent (all plays of a deal)",
     )
     ax.fill_between(x, table["diff_lo"], table["diff_hi"], color=PALETTE[0], alpha=0.25,
                     label="95% CI")  # fmt: skip
