@@ -163,7 +163,10 @@ def summarise(pairs: pd.DataFrame, labels: tuple[str, str] = ("A", "B")) -> pd.D
             row["make_rate"], row["make_lo"], row["make_hi"] = _rate(made, won)
             row["set_rate"], row["set_lo"], row["set_hi"] = _rate(won - made, won)
             row["stuck_rate"], row["stuck_lo"], row["stuck_hi"] = _rate(stuck, won)
-            row["mean_bid"] = float(bids.mean()) if won else float("nan")
+            if won > 1:
+                row["mean_bid"], row["mean_bid_lo"], row["mean_bid_hi"] = _mean_ci(bids)
+            else:
+                row["mean_bid"] = row["mean_bid_lo"] = row["mean_bid_hi"] = float("nan")
         sign = 1 if j == 0 else -1
         row |= {"diff_per_deal": sign * dm, "diff_lo": sign * (dlo if j == 0 else dhi),
                 "diff_hi": sign * (dhi if j == 0 else dlo), "deals": len(pairs)}  # fmt: skip

@@ -50,11 +50,12 @@ from .meld import _meld
 from .passing import _add_all, _exchange, _remove_all
 from .policies.bid import _bid_limit, count_aces
 from .policies.choose_play import (
+    CAPS_NONE,
     PLAY_BITS,
     PLAY_MASK,
+    _learn,
     _play_card,
-    _shown_out,
-    counts_voids,
+    counts_cards,
     play_settings,
 )
 from .policies.pass_ import _discards
@@ -138,9 +139,9 @@ def _play_tricks(
     for p in range(players):
         st = play_settings(pp[p])
         settings |= st << (PLAY_BITS * p)
-        counting |= counts_voids(st)
+        counting |= counts_cards(st)
     played = 0
-    voids = 0  # bit 4 * seat + suit: the seat showed out of that suit
+    caps = CAPS_NONE  # what each seat has shown about its hand (choose_play._learn)
     leader = bidder
     for t in range(n_tricks):
         led = -1
@@ -165,7 +166,7 @@ def _play_tricks(
                 players,
                 partners,
                 packed,
-                voids,
+                caps,
                 led,
                 rs,
             )
@@ -179,7 +180,7 @@ def _play_tricks(
                 winner_seat = seat
             else:
                 if counting:
-                    voids |= _shown_out(seat, f, led, trump)
+                    caps = _learn(caps, seat, f, led, winner, trump, head)
                 if (beaters(winner, trump) >> f) & 1:
                     winner = f
                     winner_seat = seat

@@ -46,7 +46,7 @@ from .layout import (
 )
 from .meld import _meld
 from .policies.bid import count_aces
-from .policies.choose_play import PLAY_BITS, PLAY_MASK, _play_card, _shown_out, play_settings
+from .policies.choose_play import CAPS_NONE, PLAY_BITS, PLAY_MASK, _learn, _play_card, play_settings
 from .policies.play import pack_points
 from .policies.two_hand import choose_dix, choose_meld, stock_play
 from .rng import STREAM_MELD, STREAM_PLAY, stream_init
@@ -331,7 +331,7 @@ def _play_out(
     packed = pack_points(ra[RA_POINTS : RA_POINTS + 6])
     settings = play_settings(pp[0]) | (play_settings(pp[1]) << PLAY_BITS)
     cs = st[X_CS : X_CS + CS_SIZE]
-    voids = 0
+    caps = CAPS_NONE
     winner_seat = leader
     for t in range(n):
         led = -1
@@ -346,7 +346,7 @@ def _play_out(
             # Each plays as if it were the bidder: draw trump when holding as many as are out.
             f = _play_card(
                 (settings >> (PLAY_BITS * seat)) & PLAY_MASK, hand, legal, played, k, winner,
-                winner_seat, seat, seat, trump, 2, False, packed, voids, led, rs,
+                winner_seat, seat, seat, trump, 2, False, packed, caps, led, rs,
             )  # fmt: skip
             i = 2 * f if cs[CS_OWN + 2 * f] == seat else 2 * f + 1
             cs[CS_OWN + i] = PLAYED
@@ -359,7 +359,7 @@ def _play_out(
                 winner = f
                 winner_seat = seat
             else:
-                voids |= _shown_out(seat, f, led, trump)
+                caps = _learn(caps, seat, f, led, winner, trump, head)
                 if (beaters(winner, trump) >> f) & 1:
                     winner = f
                     winner_seat = seat

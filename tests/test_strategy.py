@@ -259,3 +259,40 @@ def test_cli_compare_and_sweep(tmp_path):
     ):
         r = runner.invoke(main, [*bad, "--out", str(tmp_path / "bad")])
         assert r.exit_code != 0 and "Traceback" not in r.output and "Error" in r.output, bad
+
+
+# --------------------------------------------------------------------------- counting knowledge
+
+
+def _cap(caps: int, seat: int, suit: int) -> int:
+    return (caps >> (16 * seat + 4 * suit)) & 15
+
+
+def test_what_a_play_shows_about_the_hand():
+    """RULES.md 7: follow, else trump, else anything; head the trick where the rules say so."""
+    from pinochle_sim.policies.choose_play import CAPS_NONE, _learn
+    from pinochle_sim.tricks import HEAD_ALWAYS, HEAD_NEVER, HEAD_TRUMP_LED
+
+    f = C.parse_card
+    S, H = C.S, C.H
+    # Spades trump. KH winning, seat 1 follows with 9H under "must head": no AH, 10H.
+    caps = _learn(CAPS_NONE, 1, f("9H"), H, f("KH"), S, HEAD_ALWAYS)
+    assert _cap(caps, 1, H) == C.RK + 1 and _cap(caps, 1, S) == 6 and _cap(caps, 2, H) == 6
+    # The same play where heading applies only to trump leads shows nothing.
+    assert _learn(CAPS_NONE, 1, f("9H"), H, f("KH"), S, HEAD_TRUMP_LED) == CAPS_NONE
+    # A higher card beats the winner: nothing learnt.
+    assert _learn(CAPS_NONE, 1, f("AH"), H, f("KH"), S, HEAD_ALWAYS) == CAPS_NONE
+    # The twin of the winner does not beat it: nothing above the king either.
+    assert _cap(_learn(CAPS_NONE, 1, f("KH"), H, f("KH"), S, HEAD_ALWAYS), 1, H) == C.RK + 1
+    # Discarding a club on a heart lead: void in hearts and in trump.
+    caps = _learn(CAPS_NONE, 3, f("AC"), H, f("KH"), S, HEAD_ALWAYS)
+    assert _cap(caps, 3, H) == 0 and _cap(caps, 3, S) == 0 and _cap(caps, 3, C.C) == 6
+    # Trumping low under an earlier trump (must overtrump when able): no higher trump.
+    caps = _learn(CAPS_NONE, 2, f("9S"), H, f("QS"), S, HEAD_ALWAYS)
+    assert _cap(caps, 2, H) == 0 and _cap(caps, 2, S) == C.RQ + 1
+    assert _cap(_learn(CAPS_NONE, 2, f("9S"), H, f("QS"), S, HEAD_TRUMP_LED), 2, S) == 6
+    # Following a plain lead that someone trumped shows nothing about the led suit.
+    assert _learn(CAPS_NONE, 1, f("9H"), H, f("9S"), S, HEAD_ALWAYS) == CAPS_NONE
+    # Trump led, "trump-led" heading: a low trump shows no higher one.
+    assert _cap(_learn(CAPS_NONE, 1, f("JS"), S, f("KS"), S, HEAD_TRUMP_LED), 1, S) == C.RK + 1
+    assert _learn(CAPS_NONE, 1, f("JS"), S, f("KS"), S, HEAD_NEVER) == CAPS_NONE

@@ -1,12 +1,13 @@
 """The ``counting`` play policy: ``greedy`` plus what a careful player reads from the table.
 
-It remembers every card played (so it knows which cards are boss) and which suits each seat has
-shown out of (``voids``: a seat that did not follow is void in the led suit, and if it did not
-trump either, void in trump too). With that it:
+It remembers every card played (so it knows which cards are boss) and what each seat has shown
+about its hand (``caps``: a seat that did not follow is void in the led suit, and if it did not
+trump either, void in trump too; where the rules make a player head the trick, a card that did
+not beat the winner of its suit shows it holds nothing higher there). With that it:
 
 * **judges safety per seat**: a card still to be played can only beat the winning card if that
-  seat may hold a higher card of the led suit, or is void in it (shown, or no card of the suit
-  is left unseen) and may still hold a trump that beats it;
+  seat may hold a higher card of the led suit, or can hold none of it (shown, or none unseen
+  below its cap) and may still hold a trump that beats it;
 * **leads**: the bidding side draws trump only while an opponent may still hold one (it stops
   once both have shown out: "save trump"); it cashes boss counters only in suits no opponent
   can ruff; it leads into a suit its partner has shown out of (and can ruff) but the next
@@ -27,20 +28,28 @@ from .play import _cheapest, _richest, _unseen_faces, face_points
 
 
 @jit
-def _void(voids: int, seat: int, suit: int) -> bool:
-    return ((voids >> (4 * seat + suit)) & 1) != 0
+def _may_hold(caps: int, seat: int, suit: int, unseen: int) -> int:
+    """Faces of ``suit`` that ``seat`` may still hold: unseen, and below the rank it has shown
+    it cannot reach (``caps``, see :func:`pinochle_sim.policies.choose_play._learn`)."""
+    cap = (caps >> (16 * seat + 4 * suit)) & 15
+    return unseen & (((1 << cap) - 1) << (6 * suit))
 
 
 @jit
-def _threat(seat: int, led: int, winner: int, trump: int, unseen: int, voids: int) -> bool:
+def _void(caps: int, seat: int, suit: int) -> bool:
+    return ((caps >> (16 * seat + 4 * suit)) & 15) == 0
+
+
+@jit
+def _threat(seat: int, led: int, winner: int, trump: int, unseen: int, caps: int) -> bool:
     """Whether ``seat``, still to play to a trick led in ``led``, may beat ``winner``."""
-    led_out = unseen & SUIT_MASK[led]
-    if not _void(voids, seat, led) and led_out:
+    led_out = _may_hold(caps, seat, led, unseen)
+    if led_out:
         # It probably follows suit: only a higher card of the led suit beats a led-suit winner.
         return winner // 6 == led and (higher_in_suit(winner) & led_out) != 0
-    if _void(voids, seat, trump) or led == trump:
+    if led == trump:
         return False
-    trumps_out = unseen & SUIT_MASK[trump]
+    trumps_out = _may_hold(caps, seat, trump, unseen)
     if winner // 6 != trump:
         return trumps_out != 0
     return (higher_in_suit(winner) & trumps_out) != 0
@@ -49,30 +58,30 @@ def _threat(seat: int, led: int, winner: int, trump: int, unseen: int, voids: in
 @jit
 def _safe(
     card: int, seat: int, led: int, trump: int, players: int, n_after: int, partners: bool,
-    unseen: int, voids: int,
+    unseen: int, caps: int,
 ) -> bool:  # fmt: skip
     """Whether no opponent among the ``n_after`` seats after ``seat`` may beat ``card``."""
     for i in range(1, n_after + 1):
         other = (seat + i) % players
         if partners and (other - seat) % 2 == 0:
             continue
-        if _threat(other, led, card, trump, unseen, voids):
+        if _threat(other, led, card, trump, unseen, caps):
             return False
     return True
 
 
 @jit
-def _can_ruff(seat: int, suit: int, trump: int, unseen: int, voids: int) -> bool:
-    """Whether ``seat`` may trump a lead of ``suit`` (shown out of it, or none left unseen)."""
-    if suit == trump or _void(voids, seat, trump) or (unseen & SUIT_MASK[trump]) == 0:
+def _can_ruff(seat: int, suit: int, trump: int, unseen: int, caps: int) -> bool:
+    """Whether ``seat`` may trump a lead of ``suit`` (it can hold no card of it, but a trump)."""
+    if suit == trump or _may_hold(caps, seat, trump, unseen) == 0:
         return False
-    return _void(voids, seat, suit) or (unseen & SUIT_MASK[suit]) == 0
+    return _may_hold(caps, seat, suit, unseen) == 0
 
 
 @jit
 def _counting_lead(
     hand: int, played: int, seat: int, bidder: int, trump: int, players: int, partners: bool,
-    points: int, voids: int, draw_trump: bool,
+    points: int, caps: int, draw_trump: bool,
 ) -> int:  # fmt: skip
     held = hand & 0xFFFFFF
     unseen = _unseen_faces(hand, played)
@@ -83,7 +92,7 @@ def _counting_lead(
         other = (seat + i) % players
         if partners and i == 2:
             continue
-        if not _void(voids, other, trump):
+        if not _void(caps, other, trump):
             opp_trumps = True
     trumps_out = popcount(unseen & SUIT_MASK[trump])
     top = highest_bit_index(trumps) if trumps else -1
@@ -103,7 +112,7 @@ def _counting_lead(
         ruffed = False
         for i in range(1, players):
             other = (seat + i) % players
-            if not (partners and i == 2) and _can_ruff(other, s, trump, unseen, voids):
+            if not (partners and i == 2) and _can_ruff(other, s, trump, unseen, caps):
                 ruffed = True
         n_out = popcount(unseen & SUIT_MASK[s])
         if not ruffed and n_out > best_out:
@@ -118,8 +127,8 @@ def _counting_lead(
             cards = held & SUIT_MASK[s]
             if s == trump or cards == 0:
                 continue
-            mate_ruffs = _can_ruff(mate, s, trump, unseen, voids)
-            if mate_ruffs and not _void(voids, last, s) and not _void(voids, nxt, s):
+            mate_ruffs = _can_ruff(mate, s, trump, unseen, caps)
+            if mate_ruffs and not _void(caps, last, s) and not _void(caps, nxt, s):
                 return lowest_bit_index(cards)
     # Lead low from the longest side suit no opponent has shown out of.
     best_suit, best_len = -1, 0
@@ -133,7 +142,7 @@ def _counting_lead(
         exposed = False
         for i in range(1, players):
             other = (seat + i) % players
-            if not (partners and i == 2) and _can_ruff(other, s, trump, unseen, voids):
+            if not (partners and i == 2) and _can_ruff(other, s, trump, unseen, caps):
                 exposed = True
         if not exposed and n > best_len:
             best_suit, best_len = s, n
@@ -149,19 +158,19 @@ def _counting_lead(
 @jit
 def _counting_play(
     hand: int, legal: int, played: int, n_played: int, winner: int, winner_seat: int,
-    seat: int, bidder: int, trump: int, players: int, partners: bool, points: int, voids: int,
+    seat: int, bidder: int, trump: int, players: int, partners: bool, points: int, caps: int,
     led: int, draw_trump: bool, smear: bool,
 ) -> int:  # fmt: skip
     """The face ``seat`` plays under ``counting`` (arguments as for ``greedy``, plus the void
-    bits ``voids`` and the led suit ``led``)."""
+    bits ``caps`` and the led suit ``led``)."""
     if n_played == 0:
         return _counting_lead(
-            hand, played, seat, bidder, trump, players, partners, points, voids, draw_trump
+            hand, played, seat, bidder, trump, players, partners, points, caps, draw_trump
         )
     unseen = _unseen_faces(hand, played)
     n_after = players - 1 - n_played
     if partners and (winner_seat - seat) % 2 == 0:
-        safe = _safe(winner, seat, led, trump, players, n_after, partners, unseen, voids)
+        safe = _safe(winner, seat, led, trump, players, n_after, partners, unseen, caps)
         if safe and smear:
             side = legal & ~SUIT_MASK[trump]
             return _richest(side if side else legal, trump, points)
@@ -177,7 +186,7 @@ def _counting_play(
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        if _safe(f, seat, led, trump, players, n_after, partners, unseen, voids):
+        if _safe(f, seat, led, trump, players, n_after, partners, unseen, caps):
             sure |= 1 << f
     if sure:
         return _cheapest(sure, trump, points)

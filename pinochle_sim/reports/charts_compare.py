@@ -125,6 +125,8 @@ def sweep_chart(table: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         ax.set_title("make rate", fontsize=15)
         ax = axes[2]
         ax.plot(x, table["mean_bid"], marker="o", color=PALETTE[3], label="mean winning bid")
+        ax.fill_between(x, table["mean_bid_lo"], table["mean_bid_hi"], color=PALETTE[3],
+                        alpha=0.25, label="95% CI")  # fmt: skip
         ax2 = ax.twinx()
         ax2.plot(x, table["bids_won"] / table["hands"], marker="s", color=PALETTE[4],
                  label="share of hands it wins the bid")  # fmt: skip
