@@ -26,19 +26,37 @@ RUN = run_folder()
 
 
 def ensure_run(rules: str = "partnership", hands: int = HANDS, games: bool = False) -> Path:
-    """The run folder of ``rules``, simulated or resumed if it is missing or incomplete; with
+    """The run folder of ``rules``, simulated or resumed if it is missing or incomplete, and
+    simulated again if it was made with other settings (engine version, rules, policies); with
     ``games``, ``hands`` whole games played to the rules' target (one row per deal)."""
     from pinochle_sim.dataset import MANIFEST, read_manifest
     from pinochle_sim.simulate import run
 
     folder = run_folder(rules, hands, games)
-    if (folder / MANIFEST).exists() and read_manifest(folder).get("complete"):
+    exists = (folder / MANIFEST).exists()
+    current = exists and read_manifest(folder).get("settings") == _settings(rules, hands, games)
+    if current and read_manifest(folder).get("complete"):
         return folder
     unit = "games" if games else "hands"
     print(f"simulating {hands:,} {rules} {unit} into {folder} ...", file=sys.stderr)
-    resume = (folder / MANIFEST).exists()
-    run(hands, seed=SEED, rules=rules, out=str(folder), resume=resume, games=games)
+    stale = exists and not current
+    run(
+        hands, seed=SEED, rules=rules, out=str(folder), resume=current, overwrite=stale, games=games
+    )
     return folder
+
+
+def _settings(rules: str, hands: int, games: bool) -> dict:
+    """What a run made now with these arguments would record as its settings (as JSON)."""
+    import json
+
+    from pinochle_sim.dataset import RunSettings
+    from pinochle_sim.simulate import DEFAULT_PART_SIZE, GAMES_PART_SIZE, engine_inputs
+
+    inputs = engine_inputs(rules)
+    part = GAMES_PART_SIZE if games else DEFAULT_PART_SIZE
+    settings = RunSettings(inputs.rules, inputs.policies, SEED, hands, part, None, games=games)
+    return json.loads(json.dumps(settings.to_dict()))
 
 
 def write_study(name: str, run_dir: Path | None = None, under: str = "") -> Path:
