@@ -432,3 +432,18 @@ def test_dix_exchange_and_the_turned_up_nine():
         else:
             assert rec["turnup_dix"] == 0
     assert exchanged > 100 and turned_nine > 30
+
+
+@pytest.mark.parametrize("name", list(POLICY_SETS))
+def test_two_hand_policies_are_deterministic_and_leave_inputs_alone(name):
+    from pinochle_sim.simulate import trace_arrays
+
+    inputs = engine_inputs("two-hand", POLICY_SETS[name])
+    arrays = (inputs.ra, inputs.ma, inputs.ca, inputs.pp)
+    assert not any(a.flags.writeable for a in arrays)
+    before = [a.copy() for a in arrays]
+    a = play_hands_array(inputs, 17, 0, 1500)
+    trace_arrays(inputs, 17, 3)
+    b = play_hands_array(engine_inputs("two-hand", POLICY_SETS[name]), 17, 0, 1500)
+    assert np.array_equal(a, b)
+    assert all(np.array_equal(x, y) for x, y in zip(before, arrays, strict=True))
