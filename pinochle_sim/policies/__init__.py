@@ -145,9 +145,9 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "two-hand stock phase: win tricks worth points or the right to meld, keep trumps "
             "and meld cards, throw the cheapest card otherwise",
             {
-                "win_meld": (20, "meld points in hand that make winning the trick worthwhile"),
+                "win_meld": (60, "meld points in hand that make winning the trick worthwhile"),
                 "meld_weight": (50, "percent of that meld counted as the value of winning"),
-                "trump_cost": (10, "keep value of a trump beyond its points"),
+                "trump_cost": (20, "keep value of a trump beyond its points"),
                 "meld_cost": (30, "keep value of a card of a meld layable now"),
                 "near_cost": (10, "keep value of a card of a meld one card short"),
             },
