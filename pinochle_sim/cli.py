@@ -67,6 +67,16 @@ def rules_option(func: Callable[..., Any]) -> Callable[..., Any]:
     )(func)
 
 
+def seed_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--seed",
+        type=click.IntRange(0, 2**63 - 1),
+        default=0,
+        show_default=True,
+        help="Seed of the deals (hand i of a seed is always the same deal).",
+    )(func)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="pinochle-sim")
 def main() -> None:
@@ -231,13 +241,7 @@ def parse_hand_spec(specs: tuple[str, ...]) -> list[int]:
 
 
 @main.command()
-@click.option(
-    "--seed",
-    type=click.IntRange(0, 2**63 - 1),
-    default=0,
-    show_default=True,
-    help="Seed of the run.",
-)
+@seed_option
 @click.option(
     "--hand",
     "hands",
@@ -357,13 +361,7 @@ def parse_count(text: str, option: str = "--hands") -> int:
     help="Instead of single hands, play N whole games to the rules' target (one row per "
     "deal, with running totals and the game's winner).",
 )
-@click.option(
-    "--seed",
-    type=click.IntRange(0, 2**63 - 1),
-    default=0,
-    show_default=True,
-    help="Seed of the run.",
-)
+@seed_option
 @rules_option
 @click.option(
     "--out",
@@ -644,21 +642,11 @@ def _count_option(func: Callable[..., Any]) -> Callable[..., Any]:
     )(func)
 
 
-def _seed_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "--seed",
-        type=click.IntRange(0, 2**63 - 1),
-        default=0,
-        show_default=True,
-        help="Seed of the deals.",
-    )(func)
-
-
 @main.command("compare")
 @click.argument("a", type=PolicySpecParam())
 @click.argument("b", type=PolicySpecParam())
 @_count_option
-@_seed_option
+@seed_option
 @rules_option
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder [default: results/compare/<A>-vs-<B>-seed<S>-<N>].")  # fmt: skip
@@ -690,12 +678,12 @@ def compare_command(
       pinochle-sim compare bid.margin=20 bid.margin=-20 --hands 2e5 --seed 3
       pinochle-sim compare meld=random default --rules two-hand
     """
-    from .compare import compare, write_match
+    from .compare import check_output, compare, write_match
     from .simulate import threads as using
 
     n = parse_count(hands_text)
     target = out or _default_out("compare", f"{_slug(a[0])}-vs-{_slug(b[0])}", ruleset, seed, n)
-    _check_free(target, overwrite)
+    check_output(target, overwrite, "pairs.parquet")
     bar = Progress(2 * n) if sys.stderr.isatty() else None
     with using(threads):
         match = compare(
@@ -717,13 +705,6 @@ def _slug(label: str) -> str:
 
 def _default_out(kind: str, name: str, rules: Ruleset, seed: int, n: int) -> str:
     return f"results/{kind}/{rules.name}-{name}-seed{seed}-{n}"
-
-
-def _check_free(path: str, overwrite: bool) -> None:
-    import os
-
-    if os.path.isdir(path) and os.listdir(path) and not overwrite:
-        raise click.ClickException(f"{path!r} already exists: pass --overwrite to replace it")
 
 
 def _match_lines(summary: Any) -> list[str]:
@@ -761,7 +742,7 @@ def _match_lines(summary: Any) -> list[str]:
 @click.option("--against", type=PolicySpecParam(), default="default", show_default=True,
               help="The fixed opponent.")  # fmt: skip
 @_count_option
-@_seed_option
+@seed_option
 @rules_option
 @click.option(
     "--out",
@@ -793,7 +774,7 @@ def sweep_command(
       pinochle-sim sweep --param bid.risk=60,75,90 --base bid=calibrated --against default
     """
     from . import __version__
-    from .compare import parse_range, sweep, write_sweep
+    from .compare import check_output, parse_range, sweep, write_sweep
     from .policies import kinds_for
     from .simulate import threads as using
 
@@ -803,7 +784,7 @@ def sweep_command(
         raise click.BadParameter(str(e), param_hint="--param") from None
     n = parse_count(hands_text)
     target = out or _default_out("sweep", _slug(key), ruleset, seed, n)
-    _check_free(target, overwrite)
+    check_output(target, overwrite, "sweep.csv")
     bar = Progress(2 * n * len(values)) if sys.stderr.isatty() else None
     with using(threads):
         table, diffs = sweep(ruleset, base[1], key, values, against[1], n, seed,

@@ -214,13 +214,20 @@ def compare(
     return Match(r, a, b, seed, pairs, summarise(pairs, (a[0], b[0])))
 
 
-def _prepare(out: str | Path, overwrite: bool, marker: str) -> Path:
+def check_output(out: str | Path, overwrite: bool, marker: str) -> None:
+    """Refuse an existing non-empty folder unless ``overwrite``, and then only one holding
+    ``marker`` (a folder this module wrote): called before the work and again when writing."""
     path = Path(out)
     if path.exists() and any(path.iterdir()):
         if not overwrite:
             raise ValueError(f"{str(path)!r} already exists: pass --overwrite to replace it")
         if not (path / marker).exists():
             raise ValueError(f"refusing to overwrite {str(path)!r}: it holds no {marker}")
+
+
+def _prepare(out: str | Path, overwrite: bool, marker: str) -> Path:
+    check_output(out, overwrite, marker)
+    path = Path(out)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)

@@ -20,10 +20,8 @@ joined in game order, so the records do not depend on threads or chunk size.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -32,6 +30,7 @@ from .engine import SCRATCH_SIZE, _play_hand
 from .layout import C_BIDDER, D_SCORE, L_SCORE, Layout, layout_for
 from .rules import Ruleset
 from .rules.arrays import RA_BIDDER_WINS_TIES, RA_GAME_TARGET, RA_PARTNERS, RA_PLAYERS
+from .simulate import in_chunks
 from .two_hand import SCRATCH2_SIZE, _play_deal
 
 MAX_DEALS = 256
@@ -40,15 +39,11 @@ GAME_COLUMNS = ("game", "deal")
 
 
 @lru_cache(maxsize=16)
-def _games_layout(rules: Ruleset) -> Layout:
+def games_layout(rules: Ruleset) -> Layout:
+    """Columns of a games run: the deal columns, then game, deal, total_k, game_winner."""
     base = layout_for(rules)
     names = base.names + GAME_COLUMNS + tuple(f"total_{k}" for k in range(rules.teams))
     return Layout(names + ("game_winner",), base.offsets)
-
-
-def games_layout(rules: Ruleset) -> Layout:
-    """Columns of a games run: the deal columns, then game, deal, total_k, game_winner."""
-    return _games_layout(rules)
 
 
 @jit
@@ -177,16 +172,9 @@ def play_games_array(inputs, seed: int, start: int, count: int, chunk: int = 256
         buf, rows = kernel(*inputs.kernel_arrays(), seed, lo, n, ncol, base)
         return buf[:, :rows]
 
-    starts = list(range(start, start + count, chunk))
-    if not starts:
+    if count == 0:
         return np.empty((ncol, 0), dtype=np.int64)
-    workers = min(numba.get_num_threads(), len(starts))
-    if workers <= 1:
-        parts = [one(lo) for lo in starts]
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(one, starts))
-    return np.concatenate(parts, axis=1)
+    return np.concatenate(in_chunks(one, range(start, start + count, chunk)), axis=1)
 
 
 def game_results(rows: pd.DataFrame) -> pd.DataFrame:

@@ -191,17 +191,21 @@ def play_hands_array(
         kernel = _play_chunk
     d = -1 if dealer is None else dealer
     arrays = inputs.kernel_arrays()
-    bounds = [(lo, min(count, lo + chunk)) for lo in range(0, count, chunk)]
-    workers = min(numba.get_num_threads(), len(bounds))
-    if workers <= 1:
-        for lo, hi in bounds:
-            kernel(*arrays, seed, start, lo, hi, d, out)
-    else:  # the kernels release the GIL: chunks run in parallel on a thread pool
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            jobs = [pool.submit(kernel, *arrays, seed, start, lo, hi, d, out) for lo, hi in bounds]
-            for job in jobs:
-                job.result()
+    in_chunks(
+        lambda lo: kernel(*arrays, seed, start, lo, min(count, lo + chunk), d, out),
+        range(0, count, chunk),
+    )
     return out
+
+
+def in_chunks(work: Callable[[int], Any], starts: range) -> list[Any]:
+    """``[work(lo) for lo in starts]``, on a thread pool of numba's current thread count (the
+    kernels release the GIL, so chunks run in parallel); results in the order of ``starts``."""
+    workers = min(numba.get_num_threads(), len(starts))
+    if workers <= 1:
+        return [work(lo) for lo in starts]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(work, starts))
 
 
 def play_hands(
@@ -384,20 +388,22 @@ def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSumm
     from .dataset import open_dataset
 
     r = folder.settings.rules
+    common = {
+        "path": str(path),
+        "hands_computed": computed,
+        "seconds": seconds,
+        "bytes": folder.size_bytes(),
+    }
     if folder.settings.games:
-        sides = [f"total_{k}" for k in range(r.teams)]
         t = open_dataset(Path(path)).to_table(columns=["game_winner"])
         w = t.column("game_winner").to_numpy().astype(np.int64)
         n_games = int((w >= 0).sum())
         return RunSummary(
-            path=str(path),
+            **common,
             hands=len(w),
-            hands_computed=computed,
-            seconds=seconds,
-            bytes=folder.size_bytes(),
             mean_seat_meld=float("nan"),
             games=n_games,
-            game_wins=tuple(float((w == k).sum() / max(n_games, 1)) for k in range(len(sides))),
+            game_wins=tuple(float((w == k).sum() / max(n_games, 1)) for k in range(r.teams)),
         )
     if r.trump_by == "turn-up":
         cols = ["meld_0", "meld_1", "score_0", "score_1", "winner"]
@@ -405,11 +411,8 @@ def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSumm
         d = {c: t.column(c).to_numpy().astype(np.int64) for c in cols}
         w = d["winner"]
         return RunSummary(
-            path=str(path),
+            **common,
             hands=len(w),
-            hands_computed=computed,
-            seconds=seconds,
-            bytes=folder.size_bytes(),
             mean_seat_meld=float((d["meld_0"].mean() + d["meld_1"].mean()) / 2),
             mean_score=float((d["score_0"].mean() + d["score_1"].mean()) / 2),
             win_rates=(float((w == 0).mean()), float((w == 1).mean()), float((w < 0).mean())),
@@ -426,11 +429,8 @@ def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSumm
     bid_meld = side_meld[bside, np.arange(len(bidder))]
     seat_meld = np.mean([d[f"meld_{p}"].mean() for p in seats])
     return RunSummary(
-        path=str(path),
+        **common,
         hands=len(bidder),
-        hands_computed=computed,
-        seconds=seconds,
-        bytes=folder.size_bytes(),
         mean_seat_meld=float(seat_meld),
         mean_bidding_meld=float(bid_meld.mean()),
         stuck_rate=float(d["stuck"].mean()),

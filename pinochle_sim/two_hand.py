@@ -46,7 +46,15 @@ from .layout import (
 )
 from .meld import _meld
 from .policies.bid import count_aces
-from .policies.choose_play import CAPS_NONE, PLAY_BITS, PLAY_MASK, _learn, _play_card, play_settings
+from .policies.choose_play import (
+    CAPS_NONE,
+    PLAY_BITS,
+    PLAY_MASK,
+    _learn,
+    _play_card,
+    counts_cards,
+    play_settings,
+)
 from .policies.play import pack_points
 from .policies.two_hand import choose_dix, choose_meld, stock_play
 from .rng import STREAM_MELD, STREAM_PLAY, stream_init
@@ -330,6 +338,7 @@ def _play_out(
     head = ra[RA_HEAD]
     packed = pack_points(ra[RA_POINTS : RA_POINTS + 6])
     settings = play_settings(pp[0]) | (play_settings(pp[1]) << PLAY_BITS)
+    counting = counts_cards(settings) or counts_cards(settings >> PLAY_BITS)
     cs = st[X_CS : X_CS + CS_SIZE]
     caps = CAPS_NONE
     winner_seat = leader
@@ -359,7 +368,8 @@ def _play_out(
                 winner = f
                 winner_seat = seat
             else:
-                caps = _learn(caps, seat, f, led, winner, trump, head)
+                if counting:
+                    caps = _learn(caps, seat, f, led, winner, trump, head)
                 if (beaters(winner, trump) >> f) & 1:
                     winner = f
                     winner_seat = seat

@@ -13,8 +13,7 @@ from click.testing import CliRunner
 
 from pinochle_sim.cli import main
 from pinochle_sim.engine import COLUMNS
-from pinochle_sim.reports import QUESTIONS, STUDIES, questions, write_report
-from pinochle_sim.reports.charts import CHARTS
+from pinochle_sim.reports import STUDIES, questions, write_report
 from pinochle_sim.reports.stats import grouped_moments, grouped_quantiles, wilson
 from pinochle_sim.rules import get_preset
 from pinochle_sim.simulate import play_hands, run
@@ -249,7 +248,7 @@ def test_meld_distribution_hand_computed():
 def test_questions_read_only_needed_columns(tmp_path):
     out = tmp_path / "r"
     run(2000, seed=2, out=str(out))
-    for name, f in QUESTIONS.items():
+    for name, f in ((n, st.question) for n, st in STUDIES.items()):
         if name == "widow_value":
             with pytest.raises(ValueError, match="widow games"):
                 f(out)
@@ -304,7 +303,7 @@ def test_report_means_agree_with_columns(real):
 # --------------------------------------------------------------------------- charts and CLI
 
 
-@pytest.mark.parametrize("name", list(CHARTS))
+@pytest.mark.parametrize("name", list(STUDIES))
 def test_chart_renders_png_and_svg(name, real, games_run, tmp_path):
     import matplotlib
 
@@ -321,7 +320,7 @@ def test_chart_renders_png_and_svg(name, real, games_run, tmp_path):
         data = two_hand_frame(seed=97, count=20_000)
     if name == "win_probability":
         data = games_run[1]
-    table = QUESTIONS[name](data)
+    table = STUDIES[name].question(data)
     meta = {
         "rules": "partnership",
         "seed": 99,
@@ -329,7 +328,7 @@ def test_chart_renders_png_and_svg(name, real, games_run, tmp_path):
         "package_version": "x",
         "policies": {"bid": {"name": "estimate", "params": {}}},
     }
-    fig = CHARTS[name](table, meta)
+    fig = STUDIES[name].chart(table, meta)
     assert fig.get_size_inches().tolist() == [16, 9] and fig.dpi == 100
     assert fig._suptitle is not None and fig._suptitle.get_text().strip()
     for ax in fig.axes:

@@ -53,8 +53,8 @@ CAL_JUMP = 1
 CAL_COEF = 2
 CAL_SPREAD = CAL_COEF + N_FEATURES
 CAL_SIZE = CAL_SPREAD + len(SPREAD_FEATURES)
-CAL_Z = 15
-"""Derived slot (not a parameter): the standardised-residual quantile at 1 - risk, times 1000,
+CAL_Z = CAL_SIZE
+"""Derived slot after the parameters: the standardised-residual quantile at 1 - risk, times 1000,
 filled in by :func:`fill_derived` from the fitted model's quantile table."""
 
 TENS = (1 << 4) | (1 << 10) | (1 << 16) | (1 << 22)

@@ -2,7 +2,6 @@
 (:mod:`.charts`, house style in :mod:`.style`), and a publishable report (:mod:`.report`)."""
 
 from .questions import (
-    QUESTIONS,
     auction_summary,
     bid_vs_meld,
     bidding_side_tricks,
@@ -19,7 +18,6 @@ from .questions import (
 from .report import STUDIES, write_report
 
 __all__ = [
-    "QUESTIONS",
     "STUDIES",
     "auction_summary",
     "bid_vs_meld",

@@ -766,20 +766,3 @@ def win_probability(data: Data, bins: int = WIN_BINS) -> pd.DataFrame:
     out = pd.concat(rows, ignore_index=True).assign(width=width)
     cols = ["view", "own_lo", "opp_lo", "lead", "width", "n", "k", "p", "ci_lo", "ci_hi"]
     return out[cols]
-
-
-QUESTIONS = {
-    "meld_by_trump_length": meld_by_trump_length,
-    "meld_distribution": meld_distribution,
-    "partner_meld": partner_meld,
-    "pass_value": pass_value,
-    "bid_vs_meld": bid_vs_meld,
-    "go_set": go_set,
-    "bidding_side_tricks": bidding_side_tricks,
-    "auction_summary": auction_summary,
-    "widow_value": widow_value,
-    "meld_laid": meld_laid,
-    "early_tricks": early_tricks,
-    "score_margin": score_margin,
-    "win_probability": win_probability,
-}
