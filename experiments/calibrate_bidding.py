@@ -26,8 +26,8 @@ import sys
 
 import numpy as np
 
-from pinochle_sim import __version__
-from pinochle_sim.engine import ENGINE_VERSION
+from pinochle_sim.core.version import __version__
+from pinochle_sim.engines import ENGINE_VERSION
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.policies.calibrated import (
     DATA_FILE,
@@ -37,7 +37,7 @@ from pinochle_sim.policies.calibrated import (
     feature_matrix,
 )
 from pinochle_sim.rules import get_preset
-from pinochle_sim.simulate import play_hands
+from pinochle_sim.runs.simulate import play_hands
 
 RULES = "partnership"
 HANDS = 600_000

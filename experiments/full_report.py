@@ -6,6 +6,6 @@ Run alone with `python experiments/full_report.py` (or everything with `make exp
 from _common import RESULTS, ensure_run
 
 if __name__ == "__main__":
-    from pinochle_sim.reports import write_report
+    from pinochle_sim.analysis.reports import write_report
 
     print(write_report(ensure_run(), RESULTS / "report"))

@@ -24,12 +24,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pinochle_sim import __version__
-from pinochle_sim.compare import compare, sweep, write_match, write_sweep
-from pinochle_sim.policies import PolicySet, kinds_for
+from pinochle_sim.analysis.compare import compare, sweep, write_match, write_sweep
+from pinochle_sim.core.version import __version__
+from pinochle_sim.engines import engine_for
+from pinochle_sim.policies import PolicySet
 from pinochle_sim.policies.calibrated import calibration, feature_matrix, risk_z
 from pinochle_sim.rules import get_preset
-from pinochle_sim.simulate import play_hands
+from pinochle_sim.runs.simulate import play_hands
 
 OUT = Path(__file__).resolve().parent.parent / "results" / "strategy"
 DEALS = 200_000
@@ -78,7 +79,7 @@ def _sweep(
     name: str, title: str, base: PolicySet, param: str, values: list[int], note: str
 ) -> pd.DataFrame:
     table, diffs = sweep(RULES, base, param, values, DEFAULT, SWEEP_DEALS, SEED)
-    kinds = kinds_for(RULES)
+    kinds = engine_for(RULES).policy_kinds(RULES)
     meta = {
         "package": "pinochle-sim",
         "package_version": __version__,

@@ -1,5 +1,5 @@
 """``python -m pinochle_sim`` runs the command line."""
 
-from .cli import main
+from pinochle_sim.cli import main
 
 main(prog_name="pinochle-sim")

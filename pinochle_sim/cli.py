@@ -17,13 +17,14 @@ from typing import Any
 
 import click
 
-from . import __version__
-from .cards import decode_hand, encode_hand, parse_suit
-from .meld import score_meld
-from .policies import DEFAULTS, REGISTRY, PolicySet, parse_policy_spec
-from .rules import PRESETS, RulesError, Ruleset, dumps_ruleset, resolve_rules
-from .simulate import DEFAULT_PART_SIZE
-from .trace import format_hand, hand_record
+from pinochle_sim.core.cards import decode_hand, encode_hand, parse_suit
+from pinochle_sim.core.version import __version__
+from pinochle_sim.engines import engine_for
+from pinochle_sim.policies import KINDS, POLICY_KINDS, REGISTRY, PolicySet, parse_policy_spec
+from pinochle_sim.rules import PRESETS, RulesError, Ruleset, dumps_ruleset, resolve_rules
+from pinochle_sim.rules.meld import score_meld
+from pinochle_sim.runs.runner import DEFAULT_PART_SIZE
+from pinochle_sim.runs.show import format_hand, hand_record
 
 
 def _user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -165,17 +166,6 @@ def meld(hand: tuple[str, ...], trump: str, ruleset: Ruleset, as_json: bool) -> 
             click.echo("      0  (no meld)")
 
 
-_POLICY_HELP = {
-    "bid": "Bidding policy.",
-    "pass": "Passing policy.",
-    "play": "Card-play policy.",
-    "concede": "Throw in hopeless bids or not.",
-    "discard": "Discards after taking the widow (three-hand).",
-    "meld": "Which meld to lay down after winning a stock trick (two-hand).",
-    "stock": "Card play while the stock lasts (two-hand).",
-}
-
-
 def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Shared options that choose the policies (``--bid-policy`` ...) and their parameters."""
     func = click.option(
@@ -185,31 +175,22 @@ def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
         metavar="KIND.NAME=VALUE",
         help="Policy parameter, e.g. bid.margin=20 (repeatable).",
     )(func)
-    for kind in reversed(list(_POLICY_HELP)):
+    for kind in reversed(POLICY_KINDS):
         func = click.option(
-            f"--{kind}-policy",
-            type=click.Choice(list(REGISTRY[kind])),
-            default=DEFAULTS[kind],
+            f"--{kind.name}-policy",
+            type=click.Choice(list(REGISTRY[kind.name])),
+            default=kind.default,
             show_default=True,
-            help=_POLICY_HELP[kind],
+            help=kind.help,
         )(func)
     return func
 
 
 def make_policies(names: dict[str, str], params: tuple[str, ...]) -> PolicySet:
     """The policy set of the ``--KIND-policy`` options (``names``: ``{"bid_policy": ...}``)."""
-    chosen = {kind: names.get(f"{kind}_policy") for kind in REGISTRY}
+    chosen = {kind: names.get(f"{kind}_policy") for kind in KINDS}
     try:
-        return PolicySet.from_options(
-            chosen["bid"],
-            chosen["pass"],
-            chosen["play"],
-            chosen["concede"],
-            list(params),
-            chosen["discard"],
-            chosen["meld"],
-            chosen["stock"],
-        )
+        return PolicySet.from_options(list(params), **chosen)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--param") from None
 
@@ -415,7 +396,7 @@ def run_command(
       pinochle-sim run --hands 1e6 --rules two-hand
       pinochle-sim run --games 1e5 --rules two-hand
     """
-    from .simulate import run as run_sim
+    from pinochle_sim.runs.runner import run as run_sim
 
     if (hands_text is None) == (games_text is None):
         raise click.UsageError("give either --hands N or --games N")
@@ -475,7 +456,7 @@ def schema(ruleset: Ruleset, games: bool) -> None:
       pinochle-sim schema --rules three-hand
       pinochle-sim schema --rules two-hand --games
     """
-    from .records import schema_text
+    from pinochle_sim.runs.records import schema_text
 
     click.echo(schema_text(ruleset, games))
 
@@ -491,7 +472,7 @@ def info(path: str, as_json: bool) -> None:
     Example:
       pinochle-sim info results/runs/partnership-seed0-1000000
     """
-    from .dataset import read_manifest, read_provenance
+    from pinochle_sim.runs.dataset import read_manifest, read_provenance
 
     meta = read_provenance(path)
     if as_json:
@@ -521,8 +502,8 @@ def info(path: str, as_json: bool) -> None:
 def _games_line(path: str) -> str:
     import pandas as pd
 
-    from .dataset import open_dataset
-    from .games import game_results
+    from pinochle_sim.runs.dataset import open_dataset
+    from pinochle_sim.runs.games import game_results
 
     totals = [n for n in open_dataset(Path(path)).schema.names if n.startswith("total_")]
     rows = pd.read_parquet(path, columns=["game", "deal", "dealer", "game_winner", *totals])
@@ -548,7 +529,7 @@ def bench(hands_text: str, no_end_to_end: bool) -> None:
     Example:
       pinochle-sim bench
     """
-    from . import bench as b
+    from pinochle_sim.runs import bench as b
 
     n = parse_count(hands_text)
     click.echo(f"machine: {b.machine()}")
@@ -601,7 +582,7 @@ def report(run_dir: str, out: str | None, formats: str, only: tuple[str, ...]) -
     """
     import os
 
-    from .reports import write_report
+    from pinochle_sim.analysis.reports import write_report
 
     fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
     # Beside the run, not inside it: Parquet readers scan the whole run folder.
@@ -678,8 +659,8 @@ def compare_command(
       pinochle-sim compare bid.margin=20 bid.margin=-20 --hands 2e5 --seed 3
       pinochle-sim compare meld=random default --rules two-hand
     """
-    from .compare import check_output, compare, write_match
-    from .simulate import threads as using
+    from pinochle_sim.analysis.compare import check_output, compare, write_match
+    from pinochle_sim.runs.parallel import threads as using
 
     n = parse_count(hands_text)
     target = out or _default_out("compare", f"{_slug(a[0])}-vs-{_slug(b[0])}", ruleset, seed, n)
@@ -773,10 +754,9 @@ def sweep_command(
       pinochle-sim sweep --param bid.margin=-40:40:10 --hands 1e5
       pinochle-sim sweep --param bid.risk=60,75,90 --base bid=calibrated --against default
     """
-    from . import __version__
-    from .compare import check_output, parse_range, sweep, write_sweep
-    from .policies import kinds_for
-    from .simulate import threads as using
+    from pinochle_sim.analysis.compare import check_output, parse_range, sweep, write_sweep
+    from pinochle_sim.core.version import __version__
+    from pinochle_sim.runs.parallel import threads as using
 
     try:
         key, values = parse_range(param_text)
@@ -791,7 +771,7 @@ def sweep_command(
                              progress=(lambda k: bar.update(2 * k)) if bar else None)  # fmt: skip
     if bar:
         bar.close()
-    kinds = kinds_for(ruleset)
+    kinds = engine_for(ruleset).policy_kinds(ruleset)
     meta = {
         "package": "pinochle-sim",
         "package_version": __version__,

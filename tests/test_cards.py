@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pinochle_sim import decode_hand, encode_hand, parse_card, parse_cards
-from pinochle_sim.cards import FULL_DECK, check_hand, hand_size
+from pinochle_sim.core.cards import FULL_DECK, check_hand, hand_size
 
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"

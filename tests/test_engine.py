@@ -36,19 +36,19 @@ from reference import (
 )
 
 from pinochle_sim import decode_hand
-from pinochle_sim.auction import MAX_CALLS, _auction
-from pinochle_sim.engine import COLUMNS
+from pinochle_sim.engines.auction.bidding import MAX_CALLS, _auction
+from pinochle_sim.engines.auction.scoring import _score_sides
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.rules import get_preset
-from pinochle_sim.scoring import _score_sides
-from pinochle_sim.simulate import (
+from pinochle_sim.runs.records import COLUMNS
+from pinochle_sim.runs.show import hand_record
+from pinochle_sim.runs.simulate import (
     MAX_SEED,
     engine_inputs,
     play_hands,
     play_hands_array,
     trace_arrays,
 )
-from pinochle_sim.trace import hand_record
 
 # --------------------------------------------------------------------------- RULES.md 2
 

@@ -10,9 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from pinochle_sim.cli import main
-from pinochle_sim.games import MAX_DEALS, _game_winner, games_layout, play_games_array
+from pinochle_sim.engines.games import game_winner as _game_winner
 from pinochle_sim.rules import get_preset
-from pinochle_sim.simulate import engine_inputs, play_hands_array, threads
+from pinochle_sim.runs.games import MAX_DEALS, games_layout, play_games_array
+from pinochle_sim.runs.parallel import threads
+from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
 
 
 def _games(rules: str, seed: int, start: int, count: int, chunk: int = 256) -> pd.DataFrame:
@@ -144,7 +146,7 @@ def test_cli_run_games(tmp_path):
 
 
 def test_game_results_one_row_per_game():
-    from pinochle_sim.games import game_results
+    from pinochle_sim.runs.games import game_results
 
     d = _games("partnership", 6, 0, 120)
     g = game_results(d.sample(frac=1, random_state=1))  # row order must not matter

@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from reference import ref_meld, ref_meld_list
 
 from pinochle_sim import Meld, MeldResult, get_preset, score_meld
-from pinochle_sim.meld import _meld, meld_table_array
 from pinochle_sim.rules import TABLE_A, TABLE_B, TABLE_C, TABLE_D
+from pinochle_sim.rules.meld import _meld, meld_table_array
 
 DATA = Path(__file__).parent / "data"
 MELD_EXAMPLES = json.loads((DATA / "meld_examples.json").read_text())

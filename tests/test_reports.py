@@ -11,12 +11,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from pinochle_sim.analysis.reports import STUDIES, questions, write_report
+from pinochle_sim.analysis.reports.stats import grouped_moments, grouped_quantiles, wilson
 from pinochle_sim.cli import main
-from pinochle_sim.engine import COLUMNS
-from pinochle_sim.reports import STUDIES, questions, write_report
-from pinochle_sim.reports.stats import grouped_moments, grouped_quantiles, wilson
 from pinochle_sim.rules import get_preset
-from pinochle_sim.simulate import play_hands, run
+from pinochle_sim.runs.records import COLUMNS
+from pinochle_sim.runs.runner import run
+from pinochle_sim.runs.simulate import play_hands
 
 TWO_HAND_STUDIES = ("meld_laid", "early_tricks", "score_margin")
 
@@ -308,7 +309,7 @@ def test_chart_renders_png_and_svg(name, real, games_run, tmp_path):
     import matplotlib
 
     matplotlib.use("Agg")
-    from pinochle_sim.reports.style import save
+    from pinochle_sim.analysis.reports.style import save
 
     data = real
     if name == "widow_value":  # a three-hand question

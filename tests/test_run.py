@@ -15,12 +15,12 @@ from click.testing import CliRunner
 
 from pinochle_sim import decode_hand
 from pinochle_sim.cli import main
-from pinochle_sim.dataset import MANIFEST, RunFolder, read_provenance
-from pinochle_sim.engine import COLUMNS
 from pinochle_sim.policies import PolicySet
-from pinochle_sim.records import DOCS, SCHEMA
-from pinochle_sim.simulate import play_hands, run
-from pinochle_sim.trace import hand_record
+from pinochle_sim.runs.dataset import MANIFEST, RunFolder, read_provenance
+from pinochle_sim.runs.records import COLUMNS, DOCS, SCHEMA
+from pinochle_sim.runs.runner import run
+from pinochle_sim.runs.show import hand_record
+from pinochle_sim.runs.simulate import play_hands
 
 N = 5000
 
@@ -107,8 +107,8 @@ def test_provenance_in_every_part(reference_run):
         assert meta["policies"]["bid"]["params"]["margin"] == 0
         starts.append((meta["hand_start"], meta["hand_count"]))
     assert starts == [(0, 1024), (1024, 1024), (2048, 1024), (3072, 1024), (4096, 904)]
-    from pinochle_sim.dataset import ruleset_of
     from pinochle_sim.rules import get_preset
+    from pinochle_sim.runs.dataset import ruleset_of
 
     assert ruleset_of(read_provenance(reference_run)) == get_preset("partnership")
     result = CliRunner().invoke(main, ["info", str(reference_run)])

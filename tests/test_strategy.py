@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from pinochle_sim import cards as C
 from pinochle_sim import decode_hand
+from pinochle_sim.analysis.compare import compare, duplicate, parse_range, sweep
 from pinochle_sim.cli import main
-from pinochle_sim.compare import compare, duplicate, parse_range, sweep
+from pinochle_sim.core import cards as C
 from pinochle_sim.policies import PolicySet, parse_policy_spec, seat_policy_array
 from pinochle_sim.policies.bid import _bid_limit
 from pinochle_sim.policies.calibrated import (
@@ -67,7 +67,7 @@ def test_a_against_b_is_b_against_a_negated():
 
 def test_per_seat_policies_reach_the_seats():
     """Random play on side 0 only: that side's trick points collapse, side 1's do not."""
-    from pinochle_sim.simulate import engine_inputs, play_hands_array
+    from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
 
     inputs = engine_inputs("partnership")
     idx = inputs.layout.index
@@ -99,7 +99,7 @@ def test_three_hand_duplicate_rotates_a_through_every_seat():
     assert np.allclose(same["diff"], 0)
     # Play k seats A at seat k - 1: with A = B every play is the same hand, so A's score in
     # play k is seat k-1's score and B's the mean of the other two.
-    from pinochle_sim.simulate import play_hands
+    from pinochle_sim.runs.simulate import play_hands
 
     c = play_hands(seed=3, count=1500, rules="three-hand")
     for k in (1, 2, 3):
@@ -175,7 +175,7 @@ def _features_by_hand(cards: list[str], meld: int, trump: int, position: int) ->
 
 
 def test_calibrated_features_and_limit_match_the_model():
-    from pinochle_sim.meld import score_meld
+    from pinochle_sim.rules.meld import score_meld
 
     cal = calibration()
     assert cal["features"] == list(FEATURES) and cal["spread_features"] == list(SPREAD_FEATURES)
@@ -208,7 +208,7 @@ def test_calibrated_features_and_limit_match_the_model():
 
 
 def test_calibrated_risk_orders_bids_and_make_rates():
-    from pinochle_sim.simulate import play_hands
+    from pinochle_sim.runs.simulate import play_hands
 
     rates = []
     for risk in (60, 90):
@@ -270,8 +270,9 @@ def _cap(caps: int, seat: int, suit: int) -> int:
 
 def test_what_a_play_shows_about_the_hand():
     """RULES.md 7: follow, else trump, else anything; head the trick where the rules say so."""
-    from pinochle_sim.policies.choose_play import CAPS_NONE, _learn
-    from pinochle_sim.tricks import HEAD_ALWAYS, HEAD_NEVER, HEAD_TRUMP_LED
+    from pinochle_sim.core.tricks import HEAD_ALWAYS, HEAD_NEVER, HEAD_TRUMP_LED
+    from pinochle_sim.policies.dispatch import CAPS_NONE
+    from pinochle_sim.policies.dispatch import learn as _learn
 
     f = C.parse_card
     S, H = C.S, C.H

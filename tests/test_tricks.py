@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from reference import canon, ref_beats, ref_legal, ref_trick_winner
 
-from pinochle_sim.tricks import (
+from pinochle_sim.core.tricks import (
     HEAD_ALWAYS,
     HEAD_NEVER,
     HEAD_TRUMP_LED,

@@ -13,14 +13,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from pinochle_sim import cards as C
 from pinochle_sim import decode_hand
 from pinochle_sim.cli import main
-from pinochle_sim.policies import PolicySet
-from pinochle_sim.rules import get_preset
-from pinochle_sim.rules.arrays import RA_FOLLOW, RA_HEAD, RA_TRUMP, rule_array
-from pinochle_sim.simulate import engine_inputs, play_hands, play_hands_array, threads
-from pinochle_sim.stockmeld import (
+from pinochle_sim.core import cards as C
+from pinochle_sim.core.tricks import beaters, legal_mask
+from pinochle_sim.engines.two_hand.kernel import _round_points
+from pinochle_sim.engines.two_hand.table import (
     CS_LEVEL,
     CS_OWN,
     CS_SIZE,
@@ -31,9 +29,12 @@ from pinochle_sim.stockmeld import (
     lay,
     shortfall,
 )
-from pinochle_sim.trace import format_hand, hand_record
-from pinochle_sim.tricks import beaters, legal_mask
-from pinochle_sim.two_hand import _round_points
+from pinochle_sim.policies import PolicySet
+from pinochle_sim.rules import get_preset
+from pinochle_sim.rules.arrays import RA_FOLLOW, RA_HEAD, RA_TRUMP, rule_array
+from pinochle_sim.runs.parallel import threads
+from pinochle_sim.runs.show import format_hand, hand_record
+from pinochle_sim.runs.simulate import engine_inputs, play_hands, play_hands_array
 from tests.reference_two_hand import round_tens_7up, validate_two_hand
 
 TWO = get_preset("two-hand")
@@ -436,10 +437,10 @@ def test_dix_exchange_and_the_turned_up_nine():
 
 @pytest.mark.parametrize("name", list(POLICY_SETS))
 def test_two_hand_policies_are_deterministic_and_leave_inputs_alone(name):
-    from pinochle_sim.simulate import trace_arrays
+    from pinochle_sim.runs.simulate import trace_arrays
 
     inputs = engine_inputs("two-hand", POLICY_SETS[name])
-    arrays = (inputs.ra, inputs.ma, inputs.ca, inputs.pp)
+    arrays = (inputs.ra, inputs.ma, inputs.xa, inputs.pp)
     assert not any(a.flags.writeable for a in arrays)
     before = [a.copy() for a in arrays]
     a = play_hands_array(inputs, 17, 0, 1500)

@@ -30,12 +30,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
-from ..bits import popcount
-from ..rules.arrays import RA_MIN_BID, RA_PARTNERS, RA_PASS, RA_SCALE, RA_WIDOW
-from ..tricks import suit_len
-from .calibrated import CAL_JUMP, calibrated_limit
-from .slots import (
+from pinochle_sim.core.bits import popcount
+from pinochle_sim.core.jit import jit
+from pinochle_sim.core.tricks import suit_len
+from pinochle_sim.policies.calibrated import CAL_JUMP, calibrated_limit
+from pinochle_sim.policies.slots import (
     BID_CALIBRATED,
     BID_ESTIMATE,
     EST_JUMP,
@@ -50,6 +49,7 @@ from .slots import (
     PP_BID,
     PP_BID_PARAMS,
 )
+from pinochle_sim.rules.arrays import RA_MIN_BID, RA_PARTNERS, RA_PASS, RA_SCALE, RA_WIDOW
 
 ACES = (1 << 5) | (1 << 11) | (1 << 17) | (1 << 23)
 """Face mask of the four aces."""

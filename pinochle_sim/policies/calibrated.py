@@ -34,11 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from .._jit import jit
-from ..bits import popcount
-from ..rules.arrays import RA_MIN_BID, RA_SCALE
-from ..tricks import suit_len
-from .slots import BID_CALIBRATED, PP_BID, PP_BID_PARAMS
+from pinochle_sim.core.bits import popcount
+from pinochle_sim.core.jit import jit
+from pinochle_sim.core.tricks import suit_len
+from pinochle_sim.policies.slots import BID_CALIBRATED, PP_BID, PP_BID_PARAMS
+from pinochle_sim.rules.arrays import RA_MIN_BID, RA_SCALE
 
 DATA_FILE = Path(__file__).parent / "data" / "calibrated_bidding.json"
 FEATURES = ("const", "meld", "len", "aces", "tens", "trump_top", "pins", "pos1", "pos2", "pos3")

@@ -21,16 +21,17 @@ Parameters are ``greedy``'s: ``draw_trump`` and ``smear``.
 
 from __future__ import annotations
 
-from .._jit import jit
-from ..bits import highest_bit_index, lowest_bit_index, popcount
-from ..tricks import SUIT_MASK, beaters, higher_in_suit, suit_len
-from .play import _cheapest, _richest, _unseen_faces, face_points
+from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
+from pinochle_sim.core.jit import jit
+from pinochle_sim.core.tricks import SUIT_MASK, beaters, higher_in_suit, suit_len
+from pinochle_sim.policies.play import _cheapest, _richest, _unseen_faces, face_points
+from pinochle_sim.policies.view import PlayView
 
 
 @jit
 def _may_hold(caps: int, seat: int, suit: int, unseen: int) -> int:
     """Faces of ``suit`` that ``seat`` may still hold: unseen, and below the rank it has shown
-    it cannot reach (``caps``, see :func:`pinochle_sim.policies.choose_play._learn`)."""
+    it cannot reach (``caps``, see :func:`pinochle_sim.policies.dispatch.learn`)."""
     cap = (caps >> (16 * seat + 4 * suit)) & 15
     return unseen & (((1 << cap) - 1) << (6 * suit))
 
@@ -156,13 +157,19 @@ def _counting_lead(
 
 
 @jit
-def _counting_play(
-    hand: int, legal: int, played: int, n_played: int, winner: int, winner_seat: int,
-    seat: int, bidder: int, trump: int, players: int, partners: bool, points: int, caps: int,
-    led: int, draw_trump: bool, smear: bool,
-) -> int:  # fmt: skip
-    """The face ``seat`` plays under ``counting`` (arguments as for ``greedy``, plus the void
-    bits ``caps`` and the led suit ``led``)."""
+def _counting_play(v: PlayView, draw_trump: bool, smear: bool) -> int:
+    """The face ``v.seat`` plays under ``counting``: as ``greedy``, plus what seats have shown
+    (``v.caps``) and the led suit (``v.led``)."""
+    hand, legal, played, n_played = v.hand, v.legal, v.played, v.n_played
+    winner, winner_seat, seat, bidder = v.winner, v.winner_seat, v.seat, v.bidder
+    trump, players, partners, points, caps, led = (
+        v.trump,
+        v.players,
+        v.partners,
+        v.points,
+        v.caps,
+        v.led,
+    )
     if n_played == 0:
         return _counting_lead(
             hand, played, seat, bidder, trump, players, partners, points, caps, draw_trump

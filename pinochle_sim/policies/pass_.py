@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
-from ..bits import popcount
-from ..meld import _meld
-from ..rng import below
-from ..tricks import SUIT_MASK, add_card, remove_card, suit_len
-from .slots import (
+from pinochle_sim.core.bits import popcount
+from pinochle_sim.core.jit import jit
+from pinochle_sim.core.rng import below
+from pinochle_sim.core.tricks import SUIT_MASK, add_card, remove_card, suit_len
+from pinochle_sim.policies.slots import (
     DISCARD_KEEP_TRUMP,
     DISCARD_STANDARD,
     PASS_STANDARD,
@@ -30,6 +29,7 @@ from .slots import (
     PP_PASS_PARAMS,
     STD_KEEP_TRUMP,
 )
+from pinochle_sim.rules.meld import _meld
 
 _GIVE_RANK_PRIORITY = np.array([0, 1, 2, 30, 40, 60], dtype=np.int64)  # 9 J Q K 10 A
 

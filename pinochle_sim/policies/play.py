@@ -16,19 +16,21 @@ partner who is sure to win.
 
 ``random`` plays uniformly among the legal faces (two copies of a face are the same card).
 
-These functions take only scalars: passing numpy arrays into a jitted call bumps their reference
-counts atomically, which cost about 10 ns per call, more than the decision itself. Card points
-travel packed, 10 bits per rank (:func:`pack_points`).
+These functions take only scalars (the :class:`~pinochle_sim.policies.view.PlayView` tuple is
+scalars too): passing numpy arrays into a jitted call bumps their reference counts atomically,
+which cost about 10 ns per call, more than the decision itself. Card points travel packed, 10
+bits per rank (:func:`pack_points`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
-from ..bits import highest_bit_index, lowest_bit_index, popcount
-from ..rng import below
-from ..tricks import SUIT_MASK, beaters, higher_in_suit, suit_len
+from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
+from pinochle_sim.core.jit import jit
+from pinochle_sim.core.rng import below
+from pinochle_sim.core.tricks import SUIT_MASK, beaters, higher_in_suit, suit_len
+from pinochle_sim.policies.view import PlayView
 
 BIG = 1 << 40
 
@@ -175,41 +177,14 @@ def _follow(
 
 
 @jit
-def _choose_play(
-    hand: int,
-    legal: int,
-    played: int,
-    n_played: int,
-    winner: int,
-    winner_seat: int,
-    seat: int,
-    bidder: int,
-    trump: int,
-    players: int,
-    partners: bool,
-    points: int,
-    draw_trump: bool,
-    smear: bool,
-) -> int:
-    """The face ``seat`` plays under ``greedy``. ``played`` is every card played so far
-    (packed), ``n_played`` the cards already in this trick, ``winner``/``winner_seat`` its
-    currently winning card, ``points`` the packed card points (:func:`pack_points`)."""
-    if n_played == 0:
-        return _lead(hand, played, seat, bidder, trump, partners, points, draw_trump)
+def _greedy_play(v: PlayView, draw_trump: bool, smear: bool) -> int:
+    """The face ``v.seat`` plays under ``greedy`` (:class:`PlayView` describes the moment)."""
+    if v.n_played == 0:
+        return _lead(v.hand, v.played, v.seat, v.bidder, v.trump, v.partners, v.points, draw_trump)
     return _follow(
-        hand,
-        legal,
-        played,
-        n_played,
-        winner,
-        winner_seat,
-        seat,
-        trump,
-        players,
-        partners,
-        points,
-        smear,
-    )
+        v.hand, v.legal, v.played, v.n_played, v.winner, v.winner_seat, v.seat, v.trump,
+        v.players, v.partners, v.points, smear,
+    )  # fmt: skip
 
 
 @jit

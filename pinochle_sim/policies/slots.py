@@ -25,25 +25,6 @@ PP_DISCARD_PARAMS = 48
 PP_MELD_PARAMS = 56
 PP_STOCK_PARAMS = 64
 PP_SIZE = 72
-PARAM_SLOTS = {
-    "bid": (PP_BID_PARAMS, 16),
-    "pass": (PP_PASS_PARAMS, 8),
-    "play": (PP_PLAY_PARAMS, 8),
-    "concede": (PP_CONCEDE_PARAMS, 8),
-    "discard": (PP_DISCARD_PARAMS, 8),
-    "meld": (PP_MELD_PARAMS, 8),
-    "stock": (PP_STOCK_PARAMS, 8),
-}
-ID_SLOTS = {
-    "bid": PP_BID,
-    "pass": PP_PASS,
-    "play": PP_PLAY,
-    "concede": PP_CONCEDE,
-    "discard": PP_DISCARD,
-    "meld": PP_MELD,
-    "stock": PP_STOCK,
-}
-
 # Policy ids (stable: they are recorded in provenance through their names).
 BID_ESTIMATE = 0
 BID_PASS = 1

@@ -1,8 +1,23 @@
 """Rulesets as data: the ``Ruleset`` dataclass, meld tables, presets, TOML load/dump."""
 
-from .presets import ALIASES, DEFAULT, PRESETS, get_preset
-from .ruleset import MELD_TABLES, TABLE_A, TABLE_B, TABLE_C, TABLE_D, MeldTable, RulesError, Ruleset
-from .toml_io import dumps_ruleset, load_ruleset, loads_ruleset, resolve_rules, ruleset_from_dict
+from pinochle_sim.rules.presets import ALIASES, DEFAULT, PRESETS, get_preset
+from pinochle_sim.rules.ruleset import (
+    MELD_TABLES,
+    TABLE_A,
+    TABLE_B,
+    TABLE_C,
+    TABLE_D,
+    MeldTable,
+    RulesError,
+    Ruleset,
+)
+from pinochle_sim.rules.toml_io import (
+    dumps_ruleset,
+    load_ruleset,
+    loads_ruleset,
+    resolve_rules,
+    ruleset_from_dict,
+)
 
 __all__ = [
     "ALIASES",

@@ -10,7 +10,7 @@ from typing import TypeAlias
 
 import numpy as np
 
-from .ruleset import HEAD_RULES, ROUNDING, Ruleset
+from pinochle_sim.rules.ruleset import HEAD_RULES, ROUNDING, Ruleset
 
 RuleArray: TypeAlias = np.ndarray
 

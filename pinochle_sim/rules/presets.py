@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ruleset import TABLE_B, TABLE_C, TABLE_D, RulesError, Ruleset
+from pinochle_sim.rules.ruleset import TABLE_B, TABLE_C, TABLE_D, RulesError, Ruleset
 
 PARTNERSHIP = Ruleset()
 """Default. Four-hand partnership, table A, must head every trick, save rule (seed 000)."""

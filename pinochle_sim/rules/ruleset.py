@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import DECK_SIZE, RANKS
+from pinochle_sim.core.cards import DECK_SIZE, RANKS
 
 HEAD_RULES = ("always", "trump-led", "never")
 TRUMP_BY = ("auction", "turn-up")

@@ -22,8 +22,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .presets import DEFAULT, get_preset
-from .ruleset import MELD_TABLES, MeldTable, RulesError, Ruleset
+from pinochle_sim.rules.presets import DEFAULT, get_preset
+from pinochle_sim.rules.ruleset import MELD_TABLES, MeldTable, RulesError, Ruleset
 
 _TUPLE_KEYS = {"bid_steps", "trick_points", "around", "eight"}
 

@@ -1,0 +1,340 @@
+"""Fair policy comparisons: duplicate tournaments and parameter sweeps.
+
+**Duplicate.** Every deal is played twice with the same cards, dealer and random streams: first
+policy set A holds the seats of side 0 (seats 0 and 2 in a partnership, seat 0 in two-hand) and
+B side 1; then the policies swap seats. Card luck cancels in the per-deal difference
+
+    diff = (A's score - B's score in play 1) + (A's score - B's score in play 2)
+
+whose mean over deals, with a normal 95% interval (deals are independent), says how many points
+per deal A gains over B. Identical policies give diff = 0 on every deal.
+
+**Sweep.** One policy parameter takes a range of values; each value plays a duplicate match
+against a fixed opponent on the same deals.
+
+Three-hand has three sides: each deal is played three times, A in each seat in turn and B in
+the other two; A's score is compared with the mean of the two B seats.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pinochle_sim.analysis.reports.stats import Z95, wilson
+from pinochle_sim.core.version import __version__
+from pinochle_sim.engines import EngineInputs, engine_for
+from pinochle_sim.policies import PolicySet, seat_policy_array
+from pinochle_sim.rules import Ruleset
+from pinochle_sim.runs.simulate import check_range, engine_inputs, play_hands_array
+
+CHUNK = 1 << 17
+
+
+def _seating(inputs: EngineInputs, a: PolicySet, b: PolicySet, side: int) -> EngineInputs:
+    """A on side ``side``'s seats, B on every other seat."""
+    r = inputs.rules
+    seats = [a if (p % 2 if r.partnerships else p) == side else b for p in range(r.players)]
+    return dataclasses.replace(inputs, pp=seat_policy_array(seats))
+
+
+def duplicate(
+    rules: str | Ruleset | None,
+    a: PolicySet,
+    b: PolicySet,
+    hands: int,
+    seed: int = 0,
+    start: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> pd.DataFrame:
+    """Play ``hands`` deals once per side, A holding that side's seats and B all the others
+    (twice with two sides; three times in three-hand, A in each seat in turn); one row per deal.
+
+    Columns: ``deal``, ``dealer``, ``diff`` (A minus B summed over the plays), then per play
+    k = 1, 2 (, 3) ``score_a_k``, ``score_b_k`` (B's mean when B holds two seats) and, in
+    auction games, ``bid_side_k`` (0 = A won the bid or was stuck, 1 = B), ``bid_k``,
+    ``made_k``, ``stuck_k``, ``conceded_k``; in two-hand ``meld_a_k``, ``meld_b_k``, ``win_k``
+    (0 = A won the deal, 1 = B, -1 tie). With three sides a deal's ``diff`` sums A's score
+    minus the mean of the two B seats over the three plays: 0 exactly when A and B are equal.
+    """
+    base = engine_inputs(rules, a)
+    if hands < 1:
+        raise ValueError(f"hands must be a positive whole number, got {hands}")
+    check_range(seed, start, hands)
+    auction = base.engine.has_auction
+    sides = base.rules.teams
+    plays = [_seating(base, a, b, side) for side in range(sides)]
+    idx = base.layout.index
+    cols: dict[str, list[np.ndarray]] = {}
+    for lo in range(start, start + hands, CHUNK):
+        n = min(CHUNK, start + hands - lo)
+        outs = [play_hands_array(inputs, seed, lo, n) for inputs in plays]
+        part = {"deal": outs[0][idx["hand"]], "dealer": outs[0][idx["dealer"]]}
+        diff = np.zeros(n, dtype=np.float64)
+        for k, out in enumerate(outs, start=1):
+            a_side = k - 1  # play k: A on side k - 1
+            scores = np.stack([out[idx[f"score_{j}"]] for j in range(sides)])
+            sa = scores[a_side]
+            sb = (scores.sum(axis=0) - sa) / (sides - 1)
+            part[f"score_a_{k}"], part[f"score_b_{k}"] = sa, sb
+            diff += sa - sb
+            if not auction:
+                part[f"meld_a_{k}"] = out[idx[f"meld_{a_side}"]]
+                part[f"meld_b_{k}"] = out[idx[f"meld_{1 - a_side}"]]
+                w = out[idx["winner"]]
+                part[f"win_{k}"] = np.where(w < 0, -1, (w != a_side).astype(np.int64))
+            else:
+                bidder = out[idx["bidder"]]
+                side = bidder % 2 if base.rules.partnerships else bidder
+                part[f"bid_side_{k}"] = (side != a_side).astype(np.int64)
+                for c in ("bid", "made", "stuck", "conceded"):
+                    part[f"{c}_{k}"] = out[idx[c]]
+        part["diff"] = diff
+        for key, v in part.items():
+            cols.setdefault(key, []).append(v)
+        if progress:
+            progress(n)
+    frame = pd.DataFrame({k: np.concatenate(v) for k, v in cols.items()})
+    return _compact(frame)
+
+
+def _compact(frame: pd.DataFrame) -> pd.DataFrame:
+    for c in frame.columns:
+        if c == "deal":
+            continue
+        if c.startswith(("made", "stuck", "conceded")):
+            frame[c] = frame[c].astype(bool)
+        elif c.startswith(("bid_side", "win", "dealer")):
+            frame[c] = frame[c].astype(np.int8)
+        elif (frame[c] == frame[c].round()).all():
+            frame[c] = frame[c].astype(np.int32)
+        else:  # B's mean over two seats (three-hand): halves
+            frame[c] = frame[c].astype(np.float32)
+    return frame
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    x = np.asarray(x, dtype=float)
+    m = float(x.mean())
+    se = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+    return m, m - Z95 * se, m + Z95 * se
+
+
+def _rate(k: int, n: int) -> tuple[float, float, float]:
+    lo, hi = wilson(k, n)
+    return (k / n if n else float("nan")), float(lo), float(hi)
+
+
+def summarise(pairs: pd.DataFrame, labels: tuple[str, str] = ("A", "B")) -> pd.DataFrame:
+    """One row per policy set: hands played, mean score per hand, and (auction games) bids won,
+    make, set and stuck rates with Wilson intervals and the mean bid; (two-hand) deals won.
+    The A-minus-B difference per deal, with its 95% CI, is on both rows (``diff_*``)."""
+    rows = []
+    dm, dlo, dhi = _mean_ci(pairs["diff"].to_numpy())
+    two = "win_1" in pairs
+    plays = [k for k in (1, 2, 3) if f"score_a_{k}" in pairs]
+    for j, (label, key) in enumerate(zip(labels, ("a", "b"), strict=True)):
+        scores = np.concatenate([pairs[f"score_{key}_{k}"].to_numpy() for k in plays])
+        m, lo, hi = _mean_ci(scores)
+        row: dict[str, Any] = {
+            "policy": label,
+            "hands": len(scores),
+            "mean_score": m,
+            "mean_score_lo": lo,
+            "mean_score_hi": hi,
+        }
+        if two:
+            wins = sum(int((pairs[f"win_{k}"] == j).sum()) for k in plays)
+            row["win_rate"], row["win_lo"], row["win_hi"] = _rate(wins, len(scores))
+        else:
+            mine = {k: pairs[f"bid_side_{k}"].to_numpy() == j for k in plays}
+            won = int(sum(m.sum() for m in mine.values()))
+            made = int(sum(pairs[f"made_{k}"].to_numpy()[m].sum() for k, m in mine.items()))
+            stuck = int(sum(pairs[f"stuck_{k}"].to_numpy()[m].sum() for k, m in mine.items()))
+            bids = np.concatenate([pairs[f"bid_{k}"].to_numpy()[m] for k, m in mine.items()])
+            row["bids_won"] = won
+            row["make_rate"], row["make_lo"], row["make_hi"] = _rate(made, won)
+            row["set_rate"], row["set_lo"], row["set_hi"] = _rate(won - made, won)
+            row["stuck_rate"], row["stuck_lo"], row["stuck_hi"] = _rate(stuck, won)
+            if won > 1:
+                row["mean_bid"], row["mean_bid_lo"], row["mean_bid_hi"] = _mean_ci(bids)
+            else:
+                row["mean_bid"] = row["mean_bid_lo"] = row["mean_bid_hi"] = float("nan")
+        sign = 1 if j == 0 else -1
+        row |= {"diff_per_deal": sign * dm, "diff_lo": sign * (dlo if j == 0 else dhi),
+                "diff_hi": sign * (dhi if j == 0 else dlo), "deals": len(pairs)}  # fmt: skip
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class Match:
+    """A finished duplicate match."""
+
+    rules: Ruleset
+    a: tuple[str, PolicySet]
+    b: tuple[str, PolicySet]
+    seed: int
+    pairs: pd.DataFrame
+    summary: pd.DataFrame
+
+    def meta(self) -> dict[str, Any]:
+        kinds = engine_for(self.rules).policy_kinds(self.rules)
+
+        return {
+            "package": "pinochle-sim",
+            "package_version": __version__,
+            "rules": self.rules.name,
+            "seed": self.seed,
+            "deals": len(self.pairs),
+            "a": {"label": self.a[0], "policies": self.a[1].resolved(kinds)},
+            "b": {"label": self.b[0], "policies": self.b[1].resolved(kinds)},
+        }
+
+
+def compare(
+    rules: str | Ruleset | None,
+    a: tuple[str, PolicySet],
+    b: tuple[str, PolicySet],
+    hands: int,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> Match:
+    """Duplicate match of labelled policy sets ``a`` and ``b`` on ``hands`` deals."""
+    pairs = duplicate(rules, a[1], b[1], hands, seed, progress=progress)
+    r = engine_inputs(rules, a[1]).rules
+    return Match(r, a, b, seed, pairs, summarise(pairs, (a[0], b[0])))
+
+
+def check_output(out: str | Path, overwrite: bool, marker: str) -> None:
+    """Refuse an existing non-empty folder unless ``overwrite``, and then only one holding
+    ``marker`` (a folder this module wrote): called before the work and again when writing."""
+    path = Path(out)
+    if path.exists() and any(path.iterdir()):
+        if not overwrite:
+            raise ValueError(f"{str(path)!r} already exists: pass --overwrite to replace it")
+        if not (path / marker).exists():
+            raise ValueError(f"refusing to overwrite {str(path)!r}: it holds no {marker}")
+
+
+def _prepare(out: str | Path, overwrite: bool, marker: str) -> Path:
+    check_output(out, overwrite, marker)
+    path = Path(out)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    return tmp
+
+
+def _publish(tmp: Path, out: str | Path) -> Path:
+    path = Path(out)
+    if path.exists():
+        shutil.rmtree(path)
+    os.replace(tmp, path)
+    return path
+
+
+def write_match(match: Match, out: str | Path, overwrite: bool = False) -> Path:
+    """Write ``pairs.parquet`` (one row per deal, provenance in its metadata), ``summary.csv``,
+    ``summary.json`` and the chart into ``out``, atomically (a temporary folder renamed)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from pinochle_sim.analysis.reports.charts_compare import match_chart
+    from pinochle_sim.analysis.reports.style import save
+
+    tmp = _prepare(out, overwrite, "pairs.parquet")
+    meta = match.meta()
+    table = pa.Table.from_pandas(match.pairs, preserve_index=False)
+    table = table.replace_schema_metadata({b"pinochle_sim": json.dumps(meta).encode()})
+    pq.write_table(table, tmp / "pairs.parquet", compression="zstd")
+    match.summary.to_csv(tmp / "summary.csv", index=False, float_format="%.4f")
+    doc = meta | {"summary": match.summary.to_dict(orient="records")}
+    (tmp / "summary.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    save(match_chart(match.summary, meta), str(tmp / "compare"))
+    return _publish(tmp, out)
+
+
+def parse_range(text: str) -> tuple[str, list[int]]:
+    """``bid.margin=-40:40:10`` -> ("bid.margin", [-40, -30, ..., 40]); ``k=1,2,5`` lists."""
+    key, eq, values = text.partition("=")
+    key = key.strip()
+    if not eq or "." not in key:
+        raise ValueError(f"bad sweep {text!r}: write KIND.NAME=START:STOP:STEP or =V1,V2,...")
+    try:
+        if ":" in values:
+            parts = [int(v) for v in values.split(":")]
+            if len(parts) != 3 or parts[2] <= 0 or parts[1] < parts[0]:
+                raise ValueError
+            lo, hi, step = parts
+            out = list(range(lo, hi + 1, step))
+        else:
+            out = [int(v) for v in values.split(",")]
+    except ValueError:
+        raise ValueError(
+            f"bad sweep values in {text!r}: START:STOP:STEP with STOP >= START and STEP > 0, "
+            "or a comma-separated list of integers"
+        ) from None
+    if not 1 <= len(out) <= 200:
+        raise ValueError(f"sweep {text!r}: 1 to 200 values, got {len(out)}")
+    return key, out
+
+
+def sweep(
+    rules: str | Ruleset | None,
+    base: PolicySet,
+    param: str,
+    values: list[int],
+    against: PolicySet,
+    hands: int,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Each value of ``param`` (on top of ``base``) plays a duplicate match against
+    ``against`` on the same deals. Returns (one row per value: the A rows of :func:`summarise`
+    plus ``value``; per deal and value: ``value``, ``deal``, ``diff``)."""
+    rows = []
+    diffs = []
+    for v in values:
+        params = dict(base.params) | {param: v}
+        a = dataclasses.replace(base, params=tuple(sorted(params.items())))
+        pairs = duplicate(rules, a, against, hands, seed, progress=progress)
+        row = summarise(pairs).iloc[0].to_dict()
+        rows.append({"value": v} | row)
+        diffs.append(
+            pd.DataFrame({"value": np.int32(v), "deal": pairs["deal"], "diff": pairs["diff"]})
+        )
+    return pd.DataFrame(rows), pd.concat(diffs, ignore_index=True)
+
+
+def write_sweep(
+    table: pd.DataFrame,
+    diffs: pd.DataFrame,
+    meta: dict[str, Any],
+    out: str | Path,
+    overwrite: bool = False,
+) -> Path:
+    """Write ``sweep.csv``, ``diffs.parquet`` (per deal and value) and the chart, atomically."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from pinochle_sim.analysis.reports.charts_compare import sweep_chart
+    from pinochle_sim.analysis.reports.style import save
+
+    tmp = _prepare(out, overwrite, "sweep.csv")
+    table.to_csv(tmp / "sweep.csv", index=False, float_format="%.4f")
+    t = pa.Table.from_pandas(diffs, preserve_index=False)
+    t = t.replace_schema_metadata({b"pinochle_sim": json.dumps(meta).encode()})
+    pq.write_table(t, tmp / "diffs.parquet", compression="zstd")
+    (tmp / "sweep.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    save(sweep_chart(table, meta), str(tmp / "sweep"))
+    return _publish(tmp, out)

@@ -1,0 +1,35 @@
+"""Reports: one pandas function per question (:mod:`.questions`), one chart per question
+(:mod:`.charts`, house style in :mod:`.style`), and a publishable report (:mod:`.report`)."""
+
+from pinochle_sim.analysis.reports.questions import (
+    auction_summary,
+    bid_vs_meld,
+    bidding_side_tricks,
+    early_tricks,
+    go_set,
+    meld_by_trump_length,
+    meld_distribution,
+    meld_laid,
+    partner_meld,
+    pass_value,
+    score_margin,
+    win_probability,
+)
+from pinochle_sim.analysis.reports.report import STUDIES, write_report
+
+__all__ = [
+    "STUDIES",
+    "auction_summary",
+    "bid_vs_meld",
+    "bidding_side_tricks",
+    "early_tricks",
+    "go_set",
+    "meld_by_trump_length",
+    "meld_distribution",
+    "meld_laid",
+    "partner_meld",
+    "pass_value",
+    "score_margin",
+    "win_probability",
+    "write_report",
+]

@@ -1,0 +1,773 @@
+"""The questions players ask, one function each: a run in, a tidy DataFrame out.
+
+Every function takes a run folder (or a DataFrame with the needed columns), reads only the
+columns it needs, and returns estimates with sample sizes and 95% confidence intervals: Wilson
+intervals for proportions, mean +- 1.96 standard errors for means. Seats are 0..3, team 0 is
+seats 0 and 2; the bidder's partner is seat ``bidder + 2``. Passing moves cards only between the
+bidder and partner, so the bidding team's trump count and aces are the same before and after it.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+
+from pinochle_sim.analysis.reports.load import Data, column_names, columns, rules_of
+from pinochle_sim.analysis.reports.stats import (
+    design_effect,
+    grouped_moments,
+    grouped_quantiles,
+    wilson,
+)
+
+SUITS = "shdc"
+SUIT_GROUP = np.array([0, 1, 0, 1])  # S, D hold the pinochle cards (QS, JD); H, C do not
+SUIT_GROUP_NAMES = ("spades/diamonds", "hearts/clubs")
+
+
+def _means(
+    keys: np.ndarray,
+    values: np.ndarray,
+    n_groups: int,
+    index: pd.DataFrame,
+    clusters: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """Group means with CIs; ``clusters`` (the hand of each observation) when one hand gives
+    several correlated observations, so the intervals are not too narrow."""
+    m = grouped_moments(keys, values, n_groups, clusters)
+    out = index.copy()
+    for k in ("n", "mean", "sd", "se", "ci_lo", "ci_hi"):
+        out[k] = m[k]
+    return out[out["n"] > 0].reset_index(drop=True)
+
+
+def _props(
+    keys: np.ndarray,
+    hits: np.ndarray,
+    n_groups: int,
+    index: pd.DataFrame,
+    clusters: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """Group proportions with Wilson intervals; with ``clusters`` (0..C-1, e.g. the game of
+    each observation) the interval uses the effective sample size n / design effect."""
+    keys = np.asarray(keys, dtype=np.int64)
+    n = np.bincount(keys, minlength=n_groups)
+    k = np.bincount(keys, weights=np.asarray(hits, dtype=float), minlength=n_groups)
+    deff = 1.0 if clusters is None else design_effect(keys, hits, n_groups, clusters)
+    lo, hi = wilson(k / deff, n / deff)
+    out = index.copy()
+    out["n"] = n
+    out["k"] = k.astype(np.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["p"] = k / n
+    out["ci_lo"] = lo
+    out["ci_hi"] = hi
+    return out[out["n"] > 0].reset_index(drop=True)
+
+
+def _shape(data: Data) -> tuple[int, bool]:
+    """(players, partnerships) of the run's ruleset."""
+    r = rules_of(data)
+    return r.players, r.partnerships
+
+
+def _per_seat(d: pd.DataFrame, prefix: str, seat: np.ndarray, players: int) -> np.ndarray:
+    """Per hand, ``{prefix}{seat}`` for the given seat of each hand."""
+    stack = np.stack([d[f"{prefix}{p}"].to_numpy() for p in range(players)])
+    return stack[seat, np.arange(len(d))]
+
+
+def _seat_trump(d: pd.DataFrame, family: str, seat: np.ndarray, players: int = 4) -> np.ndarray:
+    """Per hand, ``{family}_{seat}_{trump}`` for the given seat per hand and the named trump."""
+    stack = np.stack([d[f"{family}_{p}_{s}"].to_numpy() for p in range(players) for s in SUITS])
+    return stack[seat * 4 + d["trump"].to_numpy().astype(np.int64), np.arange(len(d))]
+
+
+def _bidding_side(d: pd.DataFrame, prefix: str, players: int, partners: bool) -> np.ndarray:
+    """Per hand, the bidding side's ``{prefix}_{side}`` (side = seat % 2, or the seat)."""
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    sides = 2 if partners else players
+    return _per_seat(d, f"{prefix}_", bidder % 2 if partners else bidder, sides)
+
+
+def _side_trumps(d: pd.DataFrame, bidder: np.ndarray, players: int, partners: bool) -> np.ndarray:
+    """Dealt trumps of the bidding side: bidder + partner (unchanged by the pass), or the
+    bidder alone (dealt hand, before the widow)."""
+    own = _seat_trump(d, "len", bidder, players)
+    return own + _seat_trump(d, "len", (bidder + 2) % 4, players) if partners else own
+
+
+def _side_cols(prefix: str, players: int, partners: bool) -> list[str]:
+    return [f"{prefix}_{k}" for k in range(2 if partners else players)]
+
+
+def _need_partners(data: Data, question: str) -> tuple[int, bool]:
+    players, partners = _shape(data)
+    if not partners:
+        raise ValueError(f"{question} is a question about partnerships; this run has none")
+    return players, partners
+
+
+# --------------------------------------------------------------------------- meld
+
+
+def meld_by_trump_length(data: Data) -> pd.DataFrame:
+    """A seat's meld from its dealt hand for a trump suit, by its length in that suit.
+
+    Every seat and every suit of every hand is one observation (16 per four-hand deal). Rows
+    per suit group (spades/diamonds vs hearts/clubs: QS and JD make pinochles, so S and D
+    trumps differ) and length: n, mean with CI, median, p10, p90.
+    """
+    players, _ = _shape(data)
+    names = [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(players) for s in SUITS]
+    d = columns(data, names)
+    meld = np.concatenate([d[f"meld_{p}_{s}"].to_numpy() for p in range(players) for s in SUITS])
+    length = np.concatenate([d[f"len_{p}_{s}"].to_numpy() for p in range(players) for s in SUITS])
+    group = np.repeat(np.tile(SUIT_GROUP, players), len(d))
+    keys = group.astype(np.int64) * 13 + length
+    index = pd.DataFrame(
+        {"suits": np.repeat(SUIT_GROUP_NAMES, 13), "trump_length": np.tile(np.arange(13), 2)}
+    )
+    hand_of = np.tile(np.arange(len(d)), 4 * players)  # a hand's observations are correlated
+    out = _means(keys, meld, 26, index.assign(_k=np.arange(26)), hand_of)
+    q = grouped_quantiles(keys, meld, 26)
+    out["p10"], out["median"], out["p90"] = (q[out["_k"], j] for j in range(3))
+    return out.drop(columns="_k")
+
+
+TAIL_GRID = np.arange(0, 1001, 10)
+
+
+def _scaled(edges: np.ndarray, data: Data) -> np.ndarray:
+    """Point grids are written in ``partnership`` points; ``joedog`` (scale 10) divides them."""
+    return np.unique((edges // rules_of(data).scale).astype(np.int64))
+
+
+def meld_distribution(data: Data, grid: np.ndarray | None = None) -> pd.DataFrame:
+    """Tail probabilities P(meld >= x) with Wilson CIs, for one seat and for one team, before
+    the pass (dealt hands, in the named trump) and after it.
+
+    ``who``: ``seat`` (all four seats pooled), ``team`` (both teams pooled), ``bidder``,
+    ``bidding team``; ``stage``: ``pre-pass`` / ``post-pass``.
+    """
+    players, partners = _shape(data)
+    names = ["bidder", "trump"] + [f"meld_{p}" for p in range(players)]
+    names += [f"meld_{p}_{s}" for p in range(players) for s in SUITS]
+    d = columns(data, names)
+    grid = _scaled(TAIL_GRID, data) if grid is None else np.asarray(grid)
+    n = len(d)
+    idx = np.arange(n)
+    trump = d["trump"].to_numpy().astype(np.int64)
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    post = np.stack([d[f"meld_{p}"].to_numpy().astype(np.int64) for p in range(players)])
+    pre_all = np.stack([d[f"meld_{p}_{s}"].to_numpy() for p in range(players) for s in SUITS])
+    pre = np.stack([pre_all[p * 4 + trump, idx] for p in range(players)]).astype(np.int64)
+    series = {
+        ("seat", "pre-pass"): pre.ravel(),
+        ("seat", "post-pass"): post.ravel(),
+        ("bidder", "pre-pass"): pre[bidder, idx],
+        ("bidder", "post-pass"): post[bidder, idx],
+    }
+    if partners:
+        mate = (bidder + 2) % 4
+        series |= {
+            ("team", "pre-pass"): np.concatenate([pre[0] + pre[2], pre[1] + pre[3]]),
+            ("team", "post-pass"): np.concatenate([post[0] + post[2], post[1] + post[3]]),
+            ("bidding team", "pre-pass"): pre[bidder, idx] + pre[mate, idx],
+            ("bidding team", "post-pass"): post[bidder, idx] + post[mate, idx],
+        }
+    rows = []
+    for (who, stage), v in series.items():
+        counts = np.bincount(v, minlength=int(grid.max()) + 2)
+        ge = counts[::-1].cumsum()[::-1]  # ge[x] = #(v >= x)
+        k = np.array([ge[x] if x < len(ge) else 0 for x in grid])
+        lo, hi = wilson(k, len(v))
+        rows.append(
+            pd.DataFrame(
+                {
+                    "who": who,
+                    "stage": stage,
+                    "x": grid,
+                    "n": len(v),
+                    "k": k,
+                    "p": k / len(v),
+                    "ci_lo": lo,
+                    "ci_hi": hi,
+                    "mean": v.mean(),
+                }
+            )
+        )
+    return pd.concat(rows, ignore_index=True)
+
+
+MELD_BUCKETS = np.array([0, 20, 40, 60, 80, 100, 150, 200, 250, 300, 400])
+
+
+def _bucket(v: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    return np.clip(np.searchsorted(edges, v, side="right") - 1, 0, len(edges) - 1)
+
+
+def _bucket_labels(edges: np.ndarray) -> list[str]:
+    return [f"{a}-{b - 1}" for a, b in itertools.pairwise(edges)] + [f"{edges[-1]}+"]
+
+
+def partner_meld(data: Data) -> pd.DataFrame:
+    """What a player can expect from the partner: partner's meld (dealt hand, same trump) by own
+    meld and, separately, by own trump length — over every seat and trump of every hand — and,
+    for actual bidders, the meld the partner and the pass add to the bidder's own dealt meld.
+
+    ``given``: ``own meld`` / ``own trump length`` / ``bidder meld (auction)``; ``level`` the
+    bucket; ``mean`` the partner's meld (or the bidding team's post-pass meld minus the bidder's
+    dealt meld for the auction rows).
+    """
+    _need_partners(data, "partner meld")
+    names = ["bidder", "trump"] + [f"meld_{p}" for p in range(4)]
+    names += [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(4) for s in SUITS]
+    d = columns(data, names)
+    n = len(d)
+    own = np.concatenate([d[f"meld_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
+    mate = np.concatenate(
+        [d[f"meld_{(p + 2) % 4}_{s}"].to_numpy() for p in range(4) for s in SUITS]
+    )
+    length = np.concatenate([d[f"len_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
+    buckets = _scaled(MELD_BUCKETS, data)
+    labels = _bucket_labels(buckets)
+    nb = len(buckets)
+    hand_of = np.tile(np.arange(n), 16)  # the 16 observations of a hand are correlated
+    a = _means(
+        _bucket(own, buckets),
+        mate,
+        nb,
+        pd.DataFrame({"given": "own meld", "level": labels, "order": np.arange(nb)}),
+        hand_of,
+    )
+    b = _means(
+        length,
+        mate,
+        13,
+        pd.DataFrame(
+            {
+                "given": "own trump length",
+                "level": [str(i) for i in range(13)],
+                "order": np.arange(13),
+            }
+        ),
+        hand_of,
+    )
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    pre_b = _seat_trump(d, "meld", bidder)
+    team_post = (
+        _per_seat(d, "meld_", bidder, 4)
+        + np.stack([d[f"meld_{p}"].to_numpy() for p in range(4)])[(bidder + 2) % 4, np.arange(n)]
+    )
+    c = _means(
+        _bucket(pre_b, buckets),
+        team_post.astype(float) - pre_b,
+        nb,
+        pd.DataFrame({"given": "bidder meld (auction)", "level": labels, "order": np.arange(nb)}),
+    )
+    return pd.concat([a, b, c], ignore_index=True)
+
+
+def pass_value(data: Data) -> pd.DataFrame:
+    """The pass: the bidder's meld before (dealt hand, named trump) and after, the gain, and the
+    bidding team's gain, by the bidding team's trump count (unchanged by the pass) and overall."""
+    _need_partners(data, "the value of the pass")
+    names = ["bidder", "trump"] + [f"meld_{p}" for p in range(4)]
+    names += [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(4) for s in SUITS]
+    d = columns(data, names)
+    n = len(d)
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    partner = (bidder + 2) % 4
+    post = np.stack([d[f"meld_{p}"].to_numpy() for p in range(4)]).astype(float)
+    pre_b = _seat_trump(d, "meld", bidder).astype(float)
+    pre_p = _seat_trump(d, "meld", partner).astype(float)
+    post_b = post[bidder, np.arange(n)]
+    post_p = post[partner, np.arange(n)]
+    team_len = _seat_trump(d, "len", bidder) + _seat_trump(d, "len", partner)
+    measures = {
+        "bidder meld before": pre_b,
+        "bidder meld after": post_b,
+        "bidder gain": post_b - pre_b,
+        "team gain": (post_b + post_p) - (pre_b + pre_p),
+    }
+    rows = []
+    keys = np.minimum(team_len, 12).astype(np.int64)
+    for name, v in measures.items():
+        idx = pd.DataFrame({"measure": name, "team_trumps": [str(i) for i in range(13)]})
+        rows.append(_means(keys, v, 13, idx))
+        rows.append(
+            _means(
+                np.zeros(n, dtype=np.int64),
+                v,
+                1,
+                pd.DataFrame({"measure": [name], "team_trumps": ["all"]}),
+            )
+        )
+    return pd.concat(rows, ignore_index=True)
+
+
+# --------------------------------------------------------------------------- bidding and play
+
+
+def bid_vs_meld(data: Data) -> pd.DataFrame:
+    """The winning bid against the bidding team's meld after the pass: mean meld per bid."""
+    players, partners = _shape(data)
+    d = columns(data, ["bidder", "bid", "stuck", *_side_cols("team_meld", players, partners)])
+    meld = _bidding_side(d, "team_meld", players, partners).astype(float)
+    bid = d["bid"].to_numpy().astype(np.int64)
+    bids = np.unique(bid)
+    keys = np.searchsorted(bids, bid)
+    out = _means(keys, meld, len(bids), pd.DataFrame({"bid": bids}))
+    out["stuck_share"] = (
+        np.bincount(keys, weights=d["stuck"].to_numpy().astype(float), minlength=len(bids))[
+            out.index
+        ]
+        / out["n"]
+    )
+    out["mean_needed_from_tricks"] = out["bid"] - out["mean"]
+    return out
+
+
+NEEDED_EDGES = np.arange(-100, 301, 20)
+
+
+def go_set(data: Data) -> pd.DataFrame:
+    """P(set) by winning bid, by points needed from tricks (bid - bidding team meld, in steps of
+    20 partnership points) and by the bidding partnership's trump count; plus the concede rate.
+
+    ``by`` names the breakdown; ``p`` is P(set) (conceded hands count as set), ``concede_p`` the
+    concede rate in the same group.
+    """
+    players, partners = _shape(data)
+    cols = [
+        "bidder",
+        "bid",
+        "trump",
+        "made",
+        "conceded",
+        *_side_cols("team_meld", players, partners),
+    ]
+    cols += [f"len_{p}_{s}" for p in range(players) for s in SUITS]
+    d = columns(data, cols)
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    set_ = ~d["made"].to_numpy().astype(bool)
+    conc = d["conceded"].to_numpy().astype(bool)
+    meld = _bidding_side(d, "team_meld", players, partners).astype(np.int64)
+    bid = d["bid"].to_numpy().astype(np.int64)
+    team_len = _side_trumps(d, bidder, players, partners)
+    parts = []
+    bids = np.unique(bid)
+    kb = np.searchsorted(bids, bid)
+    parts.append(("bid", [str(b) for b in bids], kb, len(bids)))
+    edges = _scaled(NEEDED_EDGES, data)
+    kn = _bucket(bid - meld, edges)
+    labels = [f"{a}..{b - 1}" for a, b in itertools.pairwise(edges)]
+    parts.append(
+        (
+            "needed from tricks",
+            [f"<{edges[1]}", *labels[1:], f"{edges[-1]}+"],
+            kn,
+            len(edges),
+        )
+    )
+    parts.append(("team trumps", [str(i) for i in range(13)], np.minimum(team_len, 12), 13))
+    parts.append(("all", ["all"], np.zeros(len(d), dtype=np.int64), 1))
+    rows = []
+    for by, labels_, keys, ng in parts:
+        idx = pd.DataFrame({"by": by, "level": labels_, "order": np.arange(ng)})
+        t = _props(keys, set_, ng, idx.assign(_k=np.arange(ng)))
+        cn = np.bincount(keys, weights=conc.astype(float), minlength=ng)
+        t["concede_p"] = cn[t["_k"]] / t["n"]
+        if by == "needed from tricks":  # bucket centre, for plotting on a numeric axis
+            t["x"] = edges[t["_k"]] + (edges[1] - edges[0]) / 2
+        rows.append(t.drop(columns="_k"))
+    return pd.concat(rows, ignore_index=True)
+
+
+def bidding_side_tricks(data: Data) -> pd.DataFrame:
+    """Trick points of the bidding side (hands played out) by its trump count and by its aces."""
+    players, partners = _shape(data)
+    cols = ["bidder", "trump", "conceded", *_side_cols("team_tricks", players, partners)]
+    cols += [f"aces_{p}" for p in range(players)]
+    cols += [f"len_{p}_{s}" for p in range(players) for s in SUITS]
+    d = columns(data, cols)
+    played = ~d["conceded"].to_numpy().astype(bool)
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    tricks = _bidding_side(d, "team_tricks", players, partners).astype(float)
+    team_aces = _per_seat(d, "aces_", bidder, players).astype(np.int64)
+    if partners:
+        team_aces = team_aces + _per_seat(d, "aces_", (bidder + 2) % 4, players)
+    team_len = _side_trumps(d, bidder, players, partners)
+    a = _means(
+        np.minimum(team_len, 12)[played],
+        tricks[played],
+        13,
+        pd.DataFrame({"by": "team trumps", "level": np.arange(13)}),
+    )
+    b = _means(
+        team_aces[played],
+        tricks[played],
+        9,
+        pd.DataFrame({"by": "team aces", "level": np.arange(9)}),
+    )
+    return pd.concat([a, b], ignore_index=True)
+
+
+POSITION_NAMES = {
+    4: ("dealer", "left of dealer (first)", "opposite dealer", "right of dealer"),
+    3: ("dealer", "left of dealer (first)", "right of dealer"),
+}
+
+
+def auction_summary(data: Data) -> pd.DataFrame:
+    """Stuck rate, the distribution of winning bids, and the bidder's seat relative to the dealer
+    (``what`` = ``stuck`` / ``winning bid`` / ``bidder position``), shares with Wilson CIs."""
+    players, _ = _shape(data)
+    d = columns(data, ["dealer", "bidder", "bid", "stuck"])
+    n = len(d)
+    rows = []
+    stuck = d["stuck"].to_numpy().astype(bool)
+    rows.append(
+        _props(
+            np.zeros(n, dtype=np.int64),
+            stuck,
+            1,
+            pd.DataFrame({"what": ["stuck"], "level": ["all hands"]}),
+        )
+    )
+    bid = d["bid"].to_numpy().astype(np.int64)
+    bids = np.unique(bid)
+    kb = np.searchsorted(bids, bid)
+    counts = np.bincount(kb, minlength=len(bids))
+    lo, hi = wilson(counts, n)
+    rows.append(
+        pd.DataFrame(
+            {
+                "what": "winning bid",
+                "level": [str(b) for b in bids],
+                "n": n,
+                "k": counts,
+                "p": counts / n,
+                "ci_lo": lo,
+                "ci_hi": hi,
+            }
+        )
+    )
+    pos = (d["bidder"].to_numpy().astype(np.int64) - d["dealer"].to_numpy()) % players
+    counts = np.bincount(pos, minlength=players)
+    lo, hi = wilson(counts, n)
+    rows.append(
+        pd.DataFrame(
+            {
+                "what": "bidder position",
+                "level": list(POSITION_NAMES[players]),
+                "n": n,
+                "k": counts,
+                "p": counts / n,
+                "ci_lo": lo,
+                "ci_hi": hi,
+            }
+        )
+    )
+    return pd.concat(rows, ignore_index=True)
+
+
+def widow_value(data: Data) -> pd.DataFrame:
+    """The widow (three-hand): the bidder's meld before (dealt hand, named trump) and after
+    taking the widow and discarding, the gain, and the trick points of the discards, by the
+    bidder's dealt trump length and overall."""
+    players, _ = _shape(data)
+    if rules_of(data).widow == 0:
+        raise ValueError(
+            "the value of the widow is a question about widow games; this run has none"
+        )
+    names = ["bidder", "trump", "discard_points"] + [f"meld_{p}" for p in range(players)]
+    names += [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(players) for s in SUITS]
+    d = columns(data, names)
+    n = len(d)
+    bidder = d["bidder"].to_numpy().astype(np.int64)
+    before = _seat_trump(d, "meld", bidder, players).astype(float)
+    after = _per_seat(d, "meld_", bidder, players).astype(float)
+    length = np.minimum(_seat_trump(d, "len", bidder, players), 12).astype(np.int64)
+    measures = {
+        "bidder meld before": before,
+        "bidder meld after": after,
+        "bidder gain": after - before,
+        "discard points": d["discard_points"].to_numpy().astype(float),
+    }
+    rows = []
+    for name, v in measures.items():
+        idx = pd.DataFrame({"measure": name, "trumps": [str(i) for i in range(13)]})
+        rows.append(_means(length, v, 13, idx))
+        rows.append(_means(np.zeros(n, dtype=np.int64), v, 1,
+                           pd.DataFrame({"measure": [name], "trumps": ["all"]})))  # fmt: skip
+    return pd.concat(rows, ignore_index=True)
+
+
+# --------------------------------------------------------------------------- two-hand
+
+
+def _need_two_hand(data: Data, question: str) -> int:
+    """Stock tricks per deal of a two-hand run (RULES.md section 9); other runs are an error."""
+    r = rules_of(data)
+    if r.trump_by != "turn-up":
+        raise ValueError(f"{question} is a question about two-hand games; this run is {r.name!r}")
+    return r.stock_size // 2
+
+
+def _both_seats(d: pd.DataFrame, prefix: str) -> np.ndarray:
+    """``{prefix}0`` then ``{prefix}1``: one observation per seat and deal (seat-major)."""
+    return np.concatenate([d[f"{prefix}0"].to_numpy(), d[f"{prefix}1"].to_numpy()])
+
+
+def meld_laid(data: Data) -> pd.DataFrame:
+    """Two-hand: the meld a seat lays down during the deal (dix and turned-up 9 included)
+    against its dealt hand's potential, the best meld of its dealt cards in the turned-up trump,
+    and against the stock tricks it won. Every seat of every deal is one observation.
+
+    ``by``: ``dealt meld in trump`` (buckets of that potential) / ``stock tricks won`` /
+    ``all``; ``mean`` the meld laid; ``dealt_mean`` the group's mean dealt potential (the stock
+    brings twelve more cards, so most seats lay more than their dealt hand held).
+    """
+    _need_two_hand(data, "meld scored by hand")
+    names = ["trump", "meld_0", "meld_1", "stock_tricks_0", "stock_tricks_1"]
+    names += [f"meld_{p}_{s}" for p in range(2) for s in SUITS]
+    d = columns(data, names)
+    n = len(d)
+    laid = _both_seats(d, "meld_").astype(float)
+    dealt = np.concatenate([_seat_trump(d, "meld", np.full(n, p), 2) for p in range(2)])
+    won = _both_seats(d, "stock_tricks_").astype(np.int64)
+    hand_of = np.tile(np.arange(n), 2)  # the two seats of a deal share a stock: correlated
+    buckets = _scaled(MELD_BUCKETS, data)
+    parts = (
+        ("dealt meld in trump", _bucket_labels(buckets), _bucket(dealt, buckets)),
+        ("stock tricks won", [str(i) for i in range(13)], np.minimum(won, 12)),
+        ("all", ["all"], np.zeros(2 * n, dtype=np.int64)),
+    )
+    rows = []
+    for by, labels, keys in parts:
+        ng = len(labels)
+        idx = pd.DataFrame({"by": by, "level": labels, "order": np.arange(ng)})
+        t = _means(keys, laid, ng, idx, hand_of)
+        pot = np.bincount(keys, weights=dealt, minlength=ng)[t["order"]] / t["n"]
+        rows.append(t.assign(dealt_mean=pot.to_numpy()))
+    return pd.concat(rows, ignore_index=True)
+
+
+def early_tricks(data: Data) -> pd.DataFrame:
+    """Two-hand: what winning stock trick k is worth, k = 1..12, one observation per deal —
+    the final score margin of the trick's winner over the loser (``margin of the winner``), the
+    meld the winner laid right after it (``meld after the trick``) and P(the trick's winner wins
+    the deal) (``winner wins the deal``) — and P(win the deal) by stock tricks won (``win by
+    stock tricks``, both seats of every deal). Ties count as not won.
+
+    ``level`` is the trick number or the tricks won; means carry ``mean``, proportions ``p``
+    and ``k`` (Wilson intervals; in the 6-6 group the two seats' outcomes are opposite, which
+    makes that interval a little conservative).
+    """
+    stock = _need_two_hand(data, "the value of winning early tricks")
+    trick = range(1, stock + 1)
+    winners = [f"trick_winner_{k:02d}" for k in trick]
+    melds = [f"meld_after_{k:02d}" for k in trick]
+    names = ["winner", "score_0", "score_1", "stock_tricks_0", "stock_tricks_1"]
+    d = columns(data, names + winners + melds)
+    n = len(d)
+    deal_winner = d["winner"].to_numpy().astype(np.int64)
+    w = d[winners].to_numpy().astype(np.int64).T.ravel()  # trick-major: trick k, then deal
+    keys = np.repeat(np.arange(stock), n)
+    deal = np.tile(np.arange(n), stock)
+    score = np.stack([d["score_0"].to_numpy(), d["score_1"].to_numpy()]).astype(float)
+    margin = score[w, deal] - score[1 - w, deal]
+    after = d[melds].to_numpy().T.ravel().astype(float)
+    level = pd.DataFrame({"level": list(trick)})
+    won = _both_seats(d, "stock_tricks_").astype(np.int64)
+    seat_won = np.concatenate([deal_winner == 0, deal_winner == 1])
+    by_won = pd.DataFrame({"measure": "win by stock tricks", "level": range(stock + 1)})
+    t = pd.concat(
+        [
+            _means(keys, margin, stock, level.assign(measure="margin of the winner")),
+            _means(keys, after, stock, level.assign(measure="meld after the trick")),
+            _props(
+                keys, w == deal_winner[deal], stock, level.assign(measure="winner wins the deal")
+            ),
+            _props(won, seat_won, stock + 1, by_won),
+        ],
+        ignore_index=True,
+    )
+    return t[["measure", "level", "n", "mean", "sd", "se", "k", "p", "ci_lo", "ci_hi"]]
+
+
+MARGIN_SIDES = ("seat 0 - seat 1", "dealer - non-dealer")
+
+
+def score_margin(data: Data) -> pd.DataFrame:
+    """Two-hand: the final score margin of a deal and who wins it.
+
+    ``what``: ``histogram`` (share of deals with each margin, ``level`` the margin in points,
+    per ``side``), ``mean margin`` (per ``side``) and ``outcome`` (``level`` dealer wins /
+    non-dealer wins / tie). The non-dealer leads the first trick; the dealer scores a turned-up
+    9 of trump.
+    """
+    _need_two_hand(data, "the final score margin")
+    d = columns(data, ["dealer", "winner", "score_0", "score_1"])
+    n = len(d)
+    dealer = d["dealer"].to_numpy().astype(np.int64)
+    seat_margin = d["score_0"].to_numpy().astype(np.int64) - d["score_1"].to_numpy()
+    dealer_margin = np.where(dealer == 0, 1, -1) * seat_margin
+    margins = dict(zip(MARGIN_SIDES, (seat_margin, dealer_margin), strict=True))
+    rows = []
+    for side, m in margins.items():
+        values, counts = np.unique(m, return_counts=True)
+        lo, hi = wilson(counts, n)
+        rows.append(
+            pd.DataFrame(
+                {
+                    "what": "histogram",
+                    "side": side,
+                    "level": values.astype(str),
+                    "x": values,
+                    "n": n,
+                    "k": counts,
+                    "p": counts / n,
+                    "ci_lo": lo,
+                    "ci_hi": hi,
+                }
+            )
+        )
+        idx = pd.DataFrame({"what": ["mean margin"], "side": [side], "level": ["all"]})
+        rows.append(_means(np.zeros(n, dtype=np.int64), m.astype(float), 1, idx))
+    winner = d["winner"].to_numpy().astype(np.int64)
+    outcome = np.where(winner < 0, 2, np.where(winner == dealer, 0, 1))
+    counts = np.bincount(outcome, minlength=3)
+    lo, hi = wilson(counts, n)
+    rows.append(
+        pd.DataFrame(
+            {
+                "what": "outcome",
+                "side": "dealer - non-dealer",
+                "level": ["dealer wins", "non-dealer wins", "tie"],
+                "n": n,
+                "k": counts,
+                "p": counts / n,
+                "ci_lo": lo,
+                "ci_hi": hi,
+            }
+        )
+    )
+    return pd.concat(rows, ignore_index=True)
+
+
+# --------------------------------------------------------------------------- whole games
+
+WIN_BINS = 20
+GAME_COLUMNS = ("game", "game_winner")
+
+
+def _need_games(data: Data, question: str) -> int:
+    """The game target of a games run of two sides; other runs are an error."""
+    if not set(GAME_COLUMNS) <= set(column_names(data)):
+        raise ValueError(
+            f"{question} needs a games run (pinochle-sim run --games N); this run plays single "
+            "hands"
+        )
+    r = rules_of(data)
+    if r.teams != 2:
+        raise ValueError(f"{question} is a question about two sides; {r.name!r} has {r.teams}")
+    return r.game_target
+
+
+def _game_outcome(game: np.ndarray, game_winner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal row: the side that won its game, and the game as a cluster id 0..G-1."""
+    ids, cluster = np.unique(game, return_inverse=True)
+    won = np.full(len(ids), -1, dtype=np.int64)
+    last = game_winner >= 0
+    won[cluster[last]] = game_winner[last]
+    if (won < 0).any():
+        raise ValueError("the run holds a game without a winner: it is incomplete")
+    return won[cluster], cluster
+
+
+def win_probability(data: Data, bins: int = WIN_BINS) -> pd.DataFrame:
+    """P(a side goes on to win the game) from the score situation before a deal.
+
+    Every deal of a games run is one situation: the two sides' totals before it
+    (``total_k - score_k``), binned in ``bins`` steps of ``width = game_target / bins`` points,
+    with one more bin below 0 (every negative total: a set bid) whose lower edge is ``-inf``;
+    totals at or above the target (two-hand: a tie at the top plays on) count in the top bin.
+    ``view``:
+
+    * ``side 0``: side 0's totals (``own_lo``) against side 1's (``opp_lo``), P(side 0 wins);
+    * ``pooled``: both sides' points of view of every deal (twice the observations): P(own side
+      wins) by own and opponents' totals. P(a, b) + P(b, a) = 1 exactly, so cells on the
+      diagonal are 50% by construction;
+    * ``lead``: P(own side wins) by own lead (own - opponents; ``lead`` is the bin centre, bins
+      of ``width`` centred on multiples of it, the two end bins open), both points of view;
+    * ``pooled, own side bids`` / ``pooled, opponents bid`` and ``lead, own side bids`` /
+      ``lead, opponents bid`` (auction games): the same, split by the side that wins the
+      auction of the coming deal;
+    * ``end game`` (auction games): P(the side that wins the coming auction wins the game) when
+      both sides have 80% of the target or more (``own_lo`` = ``opp_lo`` = that score), one
+      observation per deal;
+    * ``first deal``: P(the first dealer's side wins the game), one row.
+
+    A game's deals share its outcome, so the Wilson intervals use the effective sample size of
+    observations clustered by game (it matters for ``lead``: a game often stays in one bin).
+    """
+    target = _need_games(data, "win probability")
+    auction = rules_of(data).trump_by == "auction"
+    partners = rules_of(data).partnerships
+    names = ["game", "deal", "game_winner", "dealer", "score_0", "score_1", "total_0", "total_1"]
+    d = columns(data, names + (["bidder"] if auction else []))
+    won, game = _game_outcome(d["game"].to_numpy(), d["game_winner"].to_numpy())
+    before = np.stack([(d[f"total_{k}"] - d[f"score_{k}"]).to_numpy() for k in (0, 1)])
+    before = before.astype(np.int64)
+    width = target / bins
+    # Bin 0 holds negative totals; bin b >= 1 holds [(b - 1) width, b width); integer floors.
+    cell = np.clip(before * bins // target + 1, 0, bins)
+    edges = np.concatenate([[-np.inf], np.arange(bins) * width])
+    nb = bins + 1
+    wins = np.stack([won == 0, won == 1])
+    both = np.concatenate([wins[0], wins[1]])
+    clusters = np.tile(game, 2)
+    grid_keys = np.concatenate([cell[0] * nb + cell[1], cell[1] * nb + cell[0]])
+    lead = before[0] - before[1]
+    j = np.clip((2 * lead * bins + target) // (2 * target), -bins, bins)  # round(lead / width)
+    lead_keys = np.concatenate([j, -j]) + bins
+    grid = pd.DataFrame({"own_lo": np.repeat(edges, nb), "opp_lo": np.tile(edges, nb)})
+    leads = pd.DataFrame({"lead": np.arange(-bins, bins + 1) * width})
+    rows = [_props(grid_keys[: len(d)], wins[0], nb * nb, grid.assign(view="side 0"), game)]
+    splits = [("", np.ones(2 * len(d), dtype=bool))]
+    if auction:
+        bidder = d["bidder"].to_numpy().astype(np.int64)
+        bside = bidder % 2 if partners else bidder
+        own_bids = np.concatenate([bside == 0, bside == 1])
+        splits += [(", own side bids", own_bids), (", opponents bid", ~own_bids)]
+    kinds = {"pooled": (grid_keys, nb * nb, grid), "lead": (lead_keys, 2 * bins + 1, leads)}
+    for kind, (keys, n_groups, index) in kinds.items():
+        for suffix, keep in splits:
+            view = index.assign(view=kind + suffix)
+            rows.append(_props(keys[keep], both[keep], n_groups, view, clusters[keep]))
+    if auction:  # one observation per deal: the region is symmetric
+        late = (5 * before >= 4 * target).all(axis=0)
+        end = pd.DataFrame(
+            {"view": ["end game"], "own_lo": [0.8 * target], "opp_lo": [0.8 * target]}
+        )
+        zero = np.zeros(int(late.sum()), dtype=np.int64)
+        rows.append(_props(zero, won[late] == bside[late], 1, end, game[late]))
+    first = d["deal"].to_numpy() == 0
+    dealer = d["dealer"].to_numpy().astype(np.int64)
+    dside = dealer % 2 if partners else dealer
+    rows.append(
+        _props(
+            np.zeros(int(first.sum()), dtype=np.int64),
+            won[first] == dside[first],
+            1,
+            pd.DataFrame({"view": ["first deal"], "own_lo": [0.0], "opp_lo": [0.0], "lead": [0.0]}),
+        )
+    )
+    out = pd.concat(rows, ignore_index=True).assign(width=width)
+    cols = ["view", "own_lo", "opp_lo", "lead", "width", "n", "k", "p", "ci_lo", "ci_hi"]
+    return out[cols]

@@ -1,0 +1,460 @@
+"""A publishable report of a run: every chart (PNG/SVG), every table (CSV) and ``report.md``."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pinochle_sim.analysis.reports import charts, questions
+from pinochle_sim.analysis.reports.load import Data, column_names, columns, provenance_of, rules_of
+from pinochle_sim.analysis.reports.style import save
+from pinochle_sim.rules import Ruleset
+
+
+def _row(t: pd.DataFrame, **where: Any) -> pd.Series:
+    m = pd.Series(True, index=t.index)
+    for k, v in where.items():
+        m &= t[k] == v
+    return t[m].iloc[0]
+
+
+def _ci(r: pd.Series, fmt: str = ".1f") -> str:
+    return f"{r['mean']:{fmt}} (95% CI {r['ci_lo']:{fmt}}-{r['ci_hi']:{fmt}}, n = {int(r['n']):,})"
+
+
+def _pct(r: pd.Series) -> str:
+    return f"{r['p']:.1%} (95% CI {r['ci_lo']:.1%}-{r['ci_hi']:.1%}, n = {int(r['n']):,})"
+
+
+def _text_meld_by_length(t: pd.DataFrame, r: Ruleset) -> str:
+    sd = _row(t, suits="spades/diamonds", trump_length=6)
+    hc = _row(t, suits="hearts/clubs", trump_length=6)
+    return (
+        "Each line is a seat's average meld from the dealt hand if a suit were trump, against how "
+        "many cards of that suit the seat holds; the pale band is the middle 80% of hands, the "
+        "dark band the 95% confidence interval of the mean. With six trumps a seat melds "
+        f"{_ci(sd)} in spades or diamonds and {_ci(hc)} in hearts or clubs: the pinochle cards "
+        "(QS, JD) make the first two suits worth more once they are trump."
+    )
+
+
+def _text_meld_distribution(t: pd.DataFrame, r: Ruleset) -> str:
+    x = r.min_bid if (t["x"] == r.min_bid).any() else int(t["x"].iloc[len(t) // 4])
+    who = "bidding team" if r.partnerships else "bidder"
+    pre = _row(t, who=who, stage="pre-pass", x=x)
+    post = _row(t, who=who, stage="post-pass", x=x)
+    side = "bidding partnership" if r.partnerships else "bidder"
+    change = "passing" if r.partnerships else "taking the widow and discarding"
+    return (
+        "Read a curve at x to get the chance that meld is at least x (log scale, so rare big "
+        "melds stay visible); dashed lines are dealt hands, solid lines after the pass. The "
+        f"{side} holds at least {x} meld in {_pct(pre)} of hands as dealt and "
+        f"{_pct(post)} after {change}."
+    )
+
+
+def _text_partner(t: pd.DataFrame, r: Ruleset) -> str:
+    zero = t[(t["given"] == "own meld")].sort_values("order").iloc[0]
+    bid = t[(t["given"] == "bidder meld (auction)")].sort_values("order")
+    mid = bid.iloc[min(4, len(bid) - 1)]
+    return (
+        "The blue and green lines show the partner's meld in the same trump as yours, by your own "
+        "meld and by your trump length: the partner's expectation falls slightly as your hand "
+        f"improves (you hold the cards they would need), from {_ci(zero)} when yours is "
+        f"{zero['level']}. "
+        "The orange line is what actual bidders got from partner and pass together: with "
+        f"{mid['level']} of their own it was {_ci(mid)} points."
+    )
+
+
+def _text_pass(t: pd.DataFrame, r: Ruleset) -> str:
+    bg = _row(t, measure="bidder gain", team_trumps="all")
+    tg = _row(t, measure="team gain", team_trumps="all")
+    return (
+        "Lines compare the bidder's meld before and after the pass and the gain for the bidder "
+        "and for the partnership, by how many trumps the partnership holds. On average the pass "
+        f"adds {_ci(bg)} to the bidder's meld and {_ci(tg)} to the partnership's."
+    )
+
+
+def _text_bid_vs_meld(t: pd.DataFrame, r: Ruleset) -> str:
+    top = t.iloc[(t["n"]).to_numpy().argmax()]
+    return (
+        "For each winning bid, the line is the bidding side's average meld after the pass; the "
+        "dashed line is the meld needed if the side takes half of the trick points, the dotted "
+        f"one the meld needed even if it takes them all. The most common winning bid, "
+        f"{int(top['bid'])}, came with {_ci(top)} meld."
+    )
+
+
+def _text_go_set(t: pd.DataFrame, r: Ruleset) -> str:
+    a = _row(t, by="all", level="all")
+    bucket = t[(t["by"] == "needed from tricks") & (t["p"] >= 0.5)].sort_values("order")
+    tip = (
+        f" Once the side needs {bucket.iloc[0]['level']} points from tricks it goes set more "
+        "often than not."
+        if len(bucket)
+        else ""
+    )
+    return (
+        "Left: the chance of going set (conceded hands count as set) for each winning bid; "
+        "right: the same against the points the bidding side still needs from tricks after "
+        f"meld, which is what really decides it. Overall the bidder went set in {_pct(a)} of "
+        f"hands and conceded in {a['concede_p']:.1%}.{tip}"
+    )
+
+
+def _text_tricks(t: pd.DataFrame, r: Ruleset) -> str:
+    six = t[(t["by"] == "team trumps") & (t["level"] == 6)]
+    if not r.partnerships:
+        extra = f" With six trumps dealt the bidder took {_ci(six.iloc[0])}." if len(six) else ""
+        return (
+            "Average trick points (including the last trick and the discarded counters) of the "
+            "bidder in hands played out, by the trumps and aces of the bidder's dealt hand; the "
+            f"dashed line is half of the {r.total_trick_points} available.{extra}"
+        )
+    extra = (
+        f" With six trumps between them the partners took {_ci(six.iloc[0])}." if len(six) else ""
+    )
+    return (
+        "Average trick points (including the last trick) of the bidding partnership in hands "
+        "played out, by the trumps and by the aces the partners hold (both unchanged by the "
+        f"pass); the dashed line is half of the {r.total_trick_points} available.{extra}"
+    )
+
+
+def _text_widow(t: pd.DataFrame, r: Ruleset) -> str:
+    gain = _row(t, measure="bidder gain", trumps="all")
+    disc = _row(t, measure="discard points", trumps="all")
+    return (
+        "Lines compare the bidder's meld in the named trump before and after taking the widow "
+        "and discarding, and the trick points of the discarded counters (they score for the "
+        f"bidder), by the bidder's dealt trump length. The widow adds {_ci(gain)} meld and the "
+        f"discards {_ci(disc)} points on average."
+    )
+
+
+def _text_auction(t: pd.DataFrame, r: Ruleset) -> str:
+    s = _row(t, what="stuck")
+    bids = t[t["what"] == "winning bid"]
+    top = bids.iloc[bids["p"].to_numpy().argmax()]
+    return (
+        "Left: how often each winning bid occurs (log scale); right: who wins the auction, "
+        f"counted from the dealer. The dealer was stuck in {_pct(s)} of hands and the most "
+        f"common winning bid was {top['level']} ({top['p']:.1%} of hands)."
+    )
+
+
+def _text_meld_laid(t: pd.DataFrame, r: Ruleset) -> str:
+    a = _row(t, by="all")
+    won = t[t["by"] == "stock tricks won"].set_index("level")
+    step = (
+        f" Each stock trick won beyond six is worth about "
+        f"{won.loc['7', 'mean'] - won.loc['6', 'mean']:.0f} more meld."
+        if {"6", "7"} <= set(won.index)
+        else ""
+    )
+    dealt = t[(t["by"] == "dealt meld in trump") & (t["n"] >= charts.MIN_N)]
+    short = dealt[dealt["mean"] < dealt["dealt_mean"]]
+    tip = (
+        f" Seats dealt {short.iloc[0]['level']} in trump laid only {_ci(short.iloc[0])}, less "
+        f"than the {short.iloc[0]['dealt_mean']:.0f} their dealt cards held."
+        if len(short)
+        else ""
+    )
+    return (
+        "Each seat's meld laid down during the deal (dix and a turned-up 9 included) against the "
+        "best meld its 12 dealt cards held in the turned-up trump (left) and against the stock "
+        "tricks it won (right); the dashed line is the dealt meld of the same seats. A seat lays "
+        f"{_ci(a)} points from a dealt hand holding {a['dealt_mean']:.1f}: the twelve cards "
+        "drawn from the stock, and melding again with cards already on the table, count for "
+        f"more than the deal.{step}{tip}"
+    )
+
+
+def _text_early_tricks(t: pd.DataFrame, r: Ruleset) -> str:
+    margin = t[t["measure"] == "margin of the winner"]
+    first, last = margin.iloc[0], margin.iloc[-1]
+    wins = t[t["measure"] == "winner wins the deal"].set_index("level")
+    by_won = t[t["measure"] == "win by stock tricks"].set_index("level")
+    half = len(margin) // 2
+    more = (
+        f" Winning {half + 1} stock tricks instead of {half} raises the chance of winning the "
+        f"deal from {_pct(by_won.loc[half])} to {_pct(by_won.loc[half + 1])}."
+        if {half, half + 1} <= set(by_won.index)
+        else ""
+    )
+    return (
+        "Left: for each stock trick, the final score margin of the seat that won it over the "
+        "seat that lost it, and the meld the winner laid right after it; right: the chance of "
+        "winning the deal by the number of stock tricks won. The winner of the first trick ends "
+        f"{_ci(first)} points ahead and wins the deal in {wins.loc[1, 'p']:.1%} of deals; the "
+        f"winner of the last stock trick ({int(last['level'])}) ends {_ci(last)} ahead and wins "
+        f"{wins.loc[int(last['level']), 'p']:.1%}. Winning a trick is not a cause: the seat with "
+        f"the better cards wins more of them.{more}"
+    )
+
+
+def _text_score_margin(t: pd.DataFrame, r: Ruleset) -> str:
+    out = t[t["what"] == "outcome"].set_index("level")
+    mean = _row(t, what="mean margin", side="dealer - non-dealer")
+    return (
+        "Left: the share of deals ending with each score margin, seat 0 minus seat 1 (bars) and "
+        "dealer minus non-dealer (line); right: who wins the deal. The dealer wins "
+        f"{_pct(out.loc['dealer wins'])} of deals, the non-dealer "
+        f"{_pct(out.loc['non-dealer wins'])}, and {_pct(out.loc['tie'])} are tied; the dealer "
+        f"ends {_ci(mean)} points ahead on average. The non-dealer leads the first trick, and "
+        f"the dealer scores {r.turnup_dix} for a turned-up 9 of trump."
+    )
+
+
+def _bin_label(lo: float, width: float) -> str:
+    """``1200-1274`` for the bin [1200, 1275) of whole points."""
+    return f"{math.ceil(lo)}-{math.ceil(lo + width) - 1}"
+
+
+def _text_win_probability(t: pd.DataFrame, r: Ruleset) -> str:
+    width = float(t["width"].iloc[0])
+    target = r.game_target
+
+    def cell(view: str, own: float, opp: float) -> pd.Series | None:
+        own, opp = own // width * width, opp // width * width  # the bins holding these scores
+        m = t[(t["view"] == view) & (t["own_lo"] == own) & (t["opp_lo"] == opp)]
+        return m.iloc[0] if len(m) and m.iloc[0]["n"] >= charts.MIN_N else None
+
+    first = _row(t, view="first deal")
+    own, opp = 0.8 * target, 2 / 3 * target
+    ahead = cell("pooled", own, opp)
+    example = (
+        f" A side with {_bin_label(own // width * width, width)} against "
+        f"{_bin_label(opp // width * width, width)} wins {_pct(ahead)}."
+        if ahead is not None
+        else ""
+    )
+    step = round(target / 5 / width) * width
+    leads = t[(t["view"] == "lead") & (t["lead"] == step)]
+    by_lead = f" A lead of about {step:g} points wins {_pct(leads.iloc[0])}." if len(leads) else ""
+    auction = ""
+    end = t[t["view"] == "end game"]
+    if len(end):
+        auction = (
+            f" Near the end the auction decides: once both sides have {end.iloc[0]['own_lo']:g} "
+            f"or more, the side that takes the next bid wins the game {_pct(end.iloc[0])} of the "
+            "time (a side that makes its bid usually goes out, and the bidding side wins when "
+            "both reach the target). The bidding policy ignores the score, so this is what is "
+            "at stake in an end-game auction, not the best way to bid it."
+        )
+    return (
+        "Left: the chance that a side goes on to win the game, by its own score and the "
+        "opponents' score before a deal (every deal seen from both sides, so a cell and its "
+        "mirror image across the diagonal add up to 100% and the diagonal is 50% by "
+        "construction; the bottom row and left column gather every negative score). Right: the "
+        "same by the lead alone"
+        + (", and split by the side that wins the next auction" if auction else "")
+        + f". The first dealer's side wins {_pct(first)} of games.{example}{by_lead}{auction}"
+    )
+
+
+def _auction(r: Ruleset) -> bool:
+    return r.trump_by == "auction"
+
+
+def _two_hand(r: Ruleset) -> bool:
+    return r.trump_by == "turn-up"
+
+
+MIN_HANDS = 1000
+"""Smaller runs leave most chart groups empty."""
+
+
+MADE_BY = {"game": "a games run: pinochle-sim run --games N"}
+"""How to get a run with a column some study requires."""
+
+
+@dataclass(frozen=True)
+class Study:
+    title: str
+    question: Callable[[Data], pd.DataFrame]
+    chart: Callable[[pd.DataFrame, dict[str, Any]], Any]
+    text: Callable[[pd.DataFrame, Ruleset], str]
+    applies: Callable[[Ruleset], bool] = lambda r: True
+    requires: tuple[str, ...] = ()
+    """Columns the run must have beyond those of every run (e.g. ``game``: a games run)."""
+
+    def fits(self, rules: Ruleset, names: list[str]) -> bool:
+        """Whether the study applies to a run with these rules and column names."""
+        return self.applies(rules) and set(self.requires) <= set(names)
+
+
+STUDIES: dict[str, Study] = {
+    "meld_by_trump_length": Study(
+        "Expected meld by trump length",
+        questions.meld_by_trump_length,
+        charts.meld_by_trump_length,
+        _text_meld_by_length,
+    ),
+    "meld_distribution": Study(
+        "How much meld: tail probabilities",
+        questions.meld_distribution,
+        charts.meld_distribution,
+        _text_meld_distribution,
+        _auction,
+    ),
+    "partner_meld": Study(
+        "What to expect from your partner",
+        questions.partner_meld,
+        charts.partner_meld,
+        _text_partner,
+        lambda r: r.partnerships,
+    ),
+    "pass_value": Study(
+        "The value of the pass",
+        questions.pass_value,
+        charts.pass_value,
+        _text_pass,
+        lambda r: r.partnerships and r.pass_cards > 0,
+    ),
+    "bid_vs_meld": Study(
+        "Winning bid against meld",
+        questions.bid_vs_meld,
+        charts.bid_vs_meld,
+        _text_bid_vs_meld,
+        _auction,
+    ),
+    "go_set": Study("Go-set probability", questions.go_set, charts.go_set, _text_go_set, _auction),
+    "bidding_side_tricks": Study(
+        "Trick points of the bidding side",
+        questions.bidding_side_tricks,
+        charts.bidding_side_tricks,
+        _text_tricks,
+        _auction,
+    ),
+    "auction_summary": Study(
+        "The auction", questions.auction_summary, charts.auction_summary, _text_auction, _auction
+    ),
+    "widow_value": Study(
+        "The value of the widow",
+        questions.widow_value,
+        charts.widow_value,
+        _text_widow,
+        lambda r: r.widow > 0,
+    ),
+    "meld_laid": Study(
+        "Meld scored by hand",
+        questions.meld_laid,
+        charts.meld_laid,
+        _text_meld_laid,
+        _two_hand,
+    ),
+    "early_tricks": Study(
+        "The value of winning stock tricks",
+        questions.early_tricks,
+        charts.early_tricks,
+        _text_early_tricks,
+        _two_hand,
+    ),
+    "score_margin": Study(
+        "Final score margin",
+        questions.score_margin,
+        charts.score_margin,
+        _text_score_margin,
+        _two_hand,
+    ),
+    "win_probability": Study(
+        "Who wins from here: game win probability by score situation",
+        questions.win_probability,
+        charts.win_probability,
+        _text_win_probability,
+        lambda r: r.teams == 2,
+        requires=questions.GAME_COLUMNS,
+    ),
+}
+
+
+def write_report(
+    data: Data,
+    out: str | Path,
+    formats: tuple[str, ...] = ("png", "svg"),
+    only: list[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Path:
+    """Write charts, CSV tables and ``report.md`` for a run into ``out``; returns report.md."""
+    rules = rules_of(data)
+    present = column_names(data)
+    names = list(only or [n for n, st in STUDIES.items() if st.fits(rules, present)])
+    unknown = [n for n in names if n not in STUDIES]
+    if unknown:
+        raise ValueError(f"unknown study {unknown[0]!r}: choose from {', '.join(STUDIES)}")
+    for name in names:
+        if not STUDIES[name].applies(rules):
+            raise ValueError(f"study {name!r} does not apply to rules {rules.name!r}")
+        missing = [c for c in STUDIES[name].requires if c not in present]
+        if missing:
+            how = "; ".join(MADE_BY[c] for c in missing if c in MADE_BY)
+            raise ValueError(
+                f"study {name!r} does not apply to this run: it has no column(s) "
+                f"{', '.join(missing)}" + (f" ({how})" if how else "")
+            )
+    bad = [f for f in formats if f not in ("png", "svg", "pdf")]
+    if bad or not formats:
+        raise ValueError(f"unknown chart format {bad[0] if bad else ''!r}: use png, svg or pdf")
+    meta = provenance_of(data)
+    hands = len(columns(data, ["hand"]))
+    if hands < MIN_HANDS:
+        raise ValueError(f"the run has {hands:,} hands; a report needs at least {MIN_HANDS:,}")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    sections = []
+    for name in names:
+        study = STUDIES[name]
+        if progress:
+            progress(name)
+        table = study.question(data)
+        table.to_csv(out / f"{name}.csv", index=False)
+        fig = study.chart(table, meta)
+        save(fig, str(out / name), formats)
+        image = f"{name}.{formats[0]}" if "png" not in formats else f"{name}.png"
+        sections.append(
+            f"## {study.title}\n\n![{study.title}]({image})\n\n{study.text(table, rules)}\n\n"
+            f"Data: [`{name}.csv`]({name}.csv)\n"
+        )
+    md = out / "report.md"
+    tmp = out / f".report.md.tmp-{os.getpid()}"
+    tmp.write_text(_header(meta, hands) + "\n".join(sections), encoding="utf-8")
+    os.replace(tmp, md)
+    return md
+
+
+def _header(meta: dict[str, Any], rows: int) -> str:
+    """Title, provenance and how to regenerate; ``rows`` counts the run's hands (deals)."""
+    if not meta:
+        return "# pinochle-sim report\n\n"
+    pol = "; ".join(
+        f"{k}: {v['name']}"
+        + (
+            " (" + ", ".join(f"{p}={x}" for p, x in v["params"].items()) + ")"
+            if v["params"]
+            else ""
+        )
+        for k, v in meta["policies"].items()
+    )
+    hands = meta.get("run_hands", "?")
+    unit = meta.get("unit", "hands")
+    deals = f" ({rows:,} deals)" if unit == "games" else ""
+    return (
+        f"# What {hands:,} simulated Pinochle {unit} say\n\n"
+        f"*Rules* `{meta['rules']}` · *seed* {meta['seed']} · *{unit}* {hands:,}{deals} · "
+        f"*pinochle-sim* {meta['package_version']} (engine {meta['engine_version']}) · "
+        f"*created* {meta['created']}\n\n"
+        f"*Policies* {pol}\n\n"
+        "Every number comes with a 95% confidence interval (Wilson for proportions, ±1.96 "
+        "standard errors for means); every chart states its sample. Regenerate with "
+        f"`pinochle-sim run --{unit} {hands} --seed {meta['seed']} --rules {meta['rules']}` and "
+        "`pinochle-sim report <run folder>`.\n\n"
+    )

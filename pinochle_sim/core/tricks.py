@@ -1,0 +1,85 @@
+"""Trick play mechanics (RULES.md section 7): card points, what beats what, legal plays.
+
+Masks here are single 24-bit planes of faces (``face = suit*6 + rank``, ranks ascending 9..A).
+Two copies of a face are interchangeable, so one bit per face is enough for legal moves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pinochle_sim.core.bits import popcount
+from pinochle_sim.core.jit import jit
+
+PLANE = 0xFFFFFF
+SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
+"""Face mask of each suit."""
+
+HEAD_ALWAYS = 0
+HEAD_TRUMP_LED = 1
+HEAD_NEVER = 2
+
+
+@jit
+def add_card(hand: int, f: int) -> int:
+    """Add one copy of face ``f`` to a packed hand (assumes fewer than two are held)."""
+    b = 1 << f
+    return hand | b | ((hand & b) << 24)
+
+
+@jit
+def remove_card(hand: int, f: int) -> int:
+    """Remove one copy of face ``f`` from a packed hand (assumes it is held); branch-free."""
+    b = 1 << f
+    m = (hand >> 24) & b
+    return hand ^ ((m << 24) | (b ^ m))
+
+
+@jit
+def suit_len(hand: int, suit: int) -> int:
+    """Cards of ``suit`` in a packed hand."""
+    m = SUIT_MASK[suit]
+    return popcount(hand & m) + popcount((hand >> 24) & m)
+
+
+@jit
+def higher_in_suit(f: int) -> int:
+    """Faces of f's suit that rank strictly above ``f``."""
+    return SUIT_MASK[f // 6] & ~((2 << f) - 1)
+
+
+@jit
+def beaters(winner: int, trump: int) -> int:
+    """Faces that beat the currently winning face ``winner`` (which is of the led suit or trump).
+
+    A higher card of the winner's suit beats it; if the winner is not a trump any trump does.
+    An identical face does not (RULES.md 1: of two identical cards the first played wins).
+    """
+    higher = higher_in_suit(winner)
+    return higher if winner // 6 == trump else higher | SUIT_MASK[trump]
+
+
+@jit
+def legal_mask(
+    held: int,
+    led: int,
+    winner: int,
+    trump: int,
+    must_follow: bool,
+    must_trump: bool,
+    head: int,
+) -> int:
+    """Legal faces to play from ``held`` (a face mask) with ``led`` the led suit (-1 = leading).
+
+    RULES.md 7: follow the led suit if able; else trump if able; else any card; then, where the
+    heading rule applies (``HEAD_ALWAYS``, or ``HEAD_TRUMP_LED`` when trump was led), among those
+    play a card that beats ``winner`` whenever one exists - also over a partner.
+    """
+    if led < 0:
+        return held
+    follow = held & SUIT_MASK[led] if must_follow else 0
+    trumps = held & SUIT_MASK[trump] if must_trump else 0
+    cand = follow if follow else (trumps if trumps else held)
+    heads = head == HEAD_ALWAYS or (head == HEAD_TRUMP_LED and led == trump)
+    win = cand & beaters(winner, trump) if heads else 0
+    return win if win else cand

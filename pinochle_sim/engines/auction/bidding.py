@@ -1,0 +1,77 @@
+"""The auction (RULES.md section 4) as a small state machine over per-seat bid limits.
+
+The first bidder (left of the dealer) must open at the minimum or pass; later calls raise the
+current bid by one of the ruleset's steps or pass; a pass is final. The auction ends when all
+but one have passed and that one has bid. If nobody bids, the dealer may open at the minimum or
+pass and is then "stuck" at the minimum.
+
+Calls are recorded as ``(seat, bid)`` pairs in ``calls`` (bid ``-1`` = pass).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pinochle_sim.core.jit import jit
+from pinochle_sim.policies.bid import bid_jump
+from pinochle_sim.rules.arrays import RA_MIN_BID, RA_NSTEPS, RA_STEPS
+
+MAX_CALLS = 160
+"""Calls recorded per hand. After ``MAX_CALLS - players`` calls every seat passes (and its pass is
+recorded), so the record is always a complete, legal auction. Ordinary play never gets near it
+(raising by the smallest step from 250 to 1,800 takes 156 calls)."""
+PASS = -1
+JUMP_CAP = (1 << 15) - 1
+
+
+@jit
+def _auction(
+    dealer: int, players: int, limits: np.ndarray, ra: np.ndarray, pp: np.ndarray, calls: np.ndarray
+) -> tuple[int, int, bool, int]:
+    """Run the auction; returns ``(bidder, bid, stuck, number of calls)``.
+
+    Seat ``p`` raises while the next bid is within ``limits[p]``: by the largest step when its
+    limit exceeds the current bid by at least the largest step plus its bidding policy's
+    ``jump`` parameter (``pp[p]``; a negative jump counts as 0), otherwise by the smallest step.
+    """
+    jumps = 0  # each seat's jump, 15 bits apiece (larger jumps never happen anyway)
+    for p in range(players):
+        jumps |= min(bid_jump(pp[p]), JUMP_CAP) << (15 * p)
+    min_bid = ra[RA_MIN_BID]
+    small = ra[RA_STEPS]
+    large = ra[RA_STEPS + ra[RA_NSTEPS] - 1]
+    active = (1 << players) - 1  # bit p: seat p has not passed
+    bid = 0
+    high = -1
+    n = 0
+    seat = (dealer + 1) % players
+    while True:
+        if active & (1 << seat):
+            if high == seat:  # everyone else has passed since this seat's bid
+                break
+            if bid == 0:
+                call = min_bid if limits[seat] >= min_bid else PASS
+            elif limits[seat] >= bid + large + ((jumps >> (15 * seat)) & JUMP_CAP):
+                call = bid + large
+            elif limits[seat] >= bid + small:
+                call = bid + small
+            else:
+                call = PASS
+            if n >= MAX_CALLS - players:  # keep room to record everyone's final pass
+                call = PASS
+            calls[2 * n] = seat
+            calls[2 * n + 1] = call
+            n += 1
+            if call == PASS:
+                active &= ~(1 << seat)
+                if active == 0:  # the dealer passed too: stuck at the minimum
+                    return dealer, min_bid, True, n
+                if high >= 0 and active == (1 << high):
+                    break
+            else:
+                bid = call
+                high = seat
+                if active == (1 << seat):  # the last one left opened: auction over
+                    break
+        seat = (seat + 1) % players
+    return high, bid, False, n

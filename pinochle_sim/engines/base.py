@@ -1,0 +1,125 @@
+"""The interface every engine offers: its descriptor (:class:`Engine`), the record layout it
+writes (:class:`Layout`) and the checked, flattened inputs of its kernels (:class:`EngineInputs`).
+
+An engine is one folder under ``engines/`` with one :class:`Engine` in its ``__init__``, listed
+once in :data:`pinochle_sim.engines.ENGINES`. Everything above this layer (runs, games, ``show``,
+analysis) reaches an engine only through its descriptor, found by
+:func:`pinochle_sim.engines.engine_for`.
+
+Kernel entry points share one argument order: the four arrays ``(ra, ma, xa, pp)`` (rules,
+meld table, the engine's own extra array, per-seat policies), then scalars and outputs:
+
+* ``play_chunk(ra, ma, xa, pp, seed, start, lo, hi, dealer, out)``: hands ``start+lo ..
+  start+hi-1`` into ``out[:, lo:hi]`` (``dealer`` -1: rotate);
+* ``trace_one(ra, ma, xa, pp, seed, hand, dealer, out, trace)``: one hand with its trace;
+* ``play_games(ra, ma, xa, pp, seed, start, n, ncol, g0) -> (rows, used)``: whole games, the game
+  columns from row ``g0`` on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pinochle_sim.policies import PolicySet, seat_policy_array
+from pinochle_sim.rules import Ruleset
+from pinochle_sim.rules.arrays import rule_array
+from pinochle_sim.rules.meld import meld_table_array
+
+SUIT_LETTERS = "shdc"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Column names of ``out[column, hand]`` in order, and the offsets kernels use
+    (``LayoutArray``, int64; what each slot means is the engine's own business)."""
+
+    names: tuple[str, ...]
+    offsets: np.ndarray
+
+    @property
+    def ncol(self) -> int:
+        return len(self.names)
+
+    @property
+    def index(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.names)}
+
+
+ColumnDoc = tuple[str, str, str]
+"""(name or regular expression, numpy dtype name, meaning with ``{0}``... for the groups)."""
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One engine: which rules it plays, its kernels, its records, its trace decoder."""
+
+    name: str
+    doc: str
+    version: int
+    """Bumped whenever the engine or a policy changes the records a seed produces."""
+    plays: Callable[[Ruleset], bool]
+    """Whether this engine is the one for a ruleset (exactly one engine says yes)."""
+    prepare: Callable[[Ruleset], np.ndarray]
+    """Check that the engine can play the ruleset (ValueError naming the key otherwise);
+    returns its extra kernel array ``xa``."""
+    layout: Callable[[Ruleset], Layout]
+    columns: tuple[ColumnDoc, ...]
+    """Dtypes and meanings of this engine's own columns; they take precedence over the
+    columns every engine shares (:mod:`pinochle_sim.runs.records`)."""
+    policy_kinds: Callable[[Ruleset], tuple[str, ...]]
+    """The decisions a ruleset's hands ask for (what provenance records)."""
+    play_chunk: Callable[..., None]
+    trace_one: Callable[..., None]
+    trace_size: int
+    play_games: Callable[..., tuple[np.ndarray, int]]
+    decode: Callable[[EngineInputs, dict[str, int], np.ndarray], dict[str, Any]]
+    """One traced hand as the ``show --json`` dict."""
+    format: Callable[[dict[str, Any]], str]
+    """A decoded hand as text for people."""
+    has_auction: bool
+    """Hands have a bidder, bids and a bidding side (records carry ``bidder``, ``bid``,
+    ``made``...); without one, each seat scores for itself (``winner``)."""
+
+    def inputs(self, rules: Ruleset, policies: PolicySet) -> EngineInputs:
+        """Checked, flattened kernel inputs for ``rules`` and one policy set for every seat."""
+        xa = self.prepare(rules)
+        return EngineInputs(
+            self,
+            rules,
+            policies,
+            rule_array(rules),
+            meld_table_array(rules),
+            xa,
+            seat_policy_array(policies),
+            self.layout(rules),
+        )
+
+
+@dataclass(frozen=True)
+class EngineInputs:
+    """Everything a kernel call needs, validated and flattened."""
+
+    engine: Engine
+    rules: Ruleset
+    policies: PolicySet
+    ra: np.ndarray
+    ma: np.ndarray
+    xa: np.ndarray
+    pp: np.ndarray
+    layout: Layout
+
+    def kernel_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The four arrays every kernel entry point takes first: ``(ra, ma, xa, pp)``."""
+        return self.ra, self.ma, self.xa, self.pp
+
+    @property
+    def policy_kinds(self) -> tuple[str, ...]:
+        return self.engine.policy_kinds(self.rules)
+
+
+RECORD_MAX = 32767
+"""Bids, meld and scores are stored as int16."""

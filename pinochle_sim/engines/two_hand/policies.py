@@ -1,0 +1,253 @@
+"""Two-hand policies: which meld to lay down after winning a stock trick (``meld`` kind) and
+which card to play while the stock lasts (``stock`` kind). The play-out after the stock is gone
+uses the ordinary ``play`` policies (``greedy`` or ``random``).
+
+``meld`` policies (called for the winner of each stock-phase trick):
+
+* ``greedy`` (default) lays the most valuable meld it can. With ``build_up`` on it first lays
+  the smaller meld of the same class hidden inside it (the trump marriage of a run, a pinochle
+  of a double pinochle) while at least ``build_up_min`` stock tricks remain, because the rules
+  allow marriage -> run (40 + 150) but not run -> marriage. It always shows a dix it holds,
+  and exchanges it for the face-up trump card when that card ranks above the 9 (``exchange``).
+* ``random`` lays a uniformly random layable meld or none, shows a dix with probability 1/2
+  and exchanges it with probability 1/2.
+
+``stock`` policies (no obligation to follow while the stock lasts):
+
+* ``standard`` (default) gives every held card a *keep value*: its trick points, plus
+  ``trump_cost`` for a trump (trumps win the play-out), plus ``meld_cost`` when losing the card
+  breaks a meld it could lay now (or is an unshown dix), plus ``near_cost`` when it breaks a
+  meld one card short. It leads its cheapest card, unless it holds a layable meld worth at least
+  ``win_meld`` and an unbeatable trump outside that meld, which it leads to win the right to
+  meld. Following, it compares winning with its cheapest winning card (the trick's points +
+  ``meld_weight`` % of the meld it could then lay - the card's keep value) with losing its
+  cheapest card (minus the trick's points and the card's keep value) and takes the better.
+* ``random`` plays a uniformly random held card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pinochle_sim.core.bits import lowest_bit_index, popcount
+from pinochle_sim.core.jit import jit
+from pinochle_sim.core.rng import below
+from pinochle_sim.core.tricks import SUIT_MASK, beaters, higher_in_suit
+from pinochle_sim.engines.two_hand.table import CA_FIELDS, CA_STRIDE, absent, shortfall, usable
+from pinochle_sim.policies.play import face_points
+from pinochle_sim.policies.slots import (
+    MELD_BUILD_UP,
+    MELD_BUILD_UP_MIN,
+    MELD_EXCHANGE,
+    MELD_GREEDY,
+    PP_MELD,
+    PP_MELD_PARAMS,
+    PP_STOCK,
+    PP_STOCK_PARAMS,
+    STOCK_MELD_COST,
+    STOCK_MELD_WEIGHT,
+    STOCK_NEAR_COST,
+    STOCK_STANDARD,
+    STOCK_TRUMP_COST,
+    STOCK_WIN_MELD,
+)
+
+BIG = 1 << 40
+
+
+@jit
+def meld_outlook(
+    cs: np.ndarray, ca: np.ndarray, p: int, hand: int, trump: int
+) -> tuple[int, int, int, int]:
+    """What ``p`` could meld now: (best candidate index or -1, its value, faces whose loss breaks
+    a layable meld, faces whose loss breaks a meld one card short)."""
+    base = trump * CA_STRIDE
+    best_i = -1
+    best_v = 0
+    now = 0
+    near = 0
+    for i in range(ca[base]):
+        o = base + 1 + CA_FIELDS * i
+        cls, value, need = ca[o], ca[o + 1], ca[o + 2]
+        if absent(hand, need) > 1:  # cheap test first: most melds lack several cards
+            continue
+        short = shortfall(cs, p, hand, need, cls, value)
+        if short > 1:
+            continue
+        if short == 0 and best_i < 0:
+            best_i, best_v = i, value  # candidates are sorted by value, highest first
+        m = need & 0xFFFFFF
+        while m:
+            f = lowest_bit_index(m)
+            m &= m - 1
+            want = 1 + ((need >> (24 + f)) & 1)
+            n, _ = usable(cs, p, f, cls, value)
+            if n >= 1 and n - 1 < want:
+                if short == 0:
+                    now |= 1 << f
+                else:
+                    near |= 1 << f
+    return best_i, best_v, now, near
+
+
+@jit
+def _layable(cs: np.ndarray, ca: np.ndarray, p: int, hand: int, o: int) -> bool:
+    return shortfall(cs, p, hand, ca[o + 2], ca[o], ca[o + 1]) == 0
+
+
+@jit
+def choose_meld(
+    cs: np.ndarray,
+    ca: np.ndarray,
+    pp: np.ndarray,
+    p: int,
+    hand: int,
+    trump: int,
+    tricks_left: int,
+    rs: np.ndarray,
+) -> int:
+    """Candidate index of the meld ``p`` (holding ``hand``) lays down now (-1 = none)."""
+    base = trump * CA_STRIDE
+    n = ca[base]
+    if pp[PP_MELD] != MELD_GREEDY:
+        k = 0
+        for i in range(n):
+            o = base + 1 + CA_FIELDS * i
+            k += absent(hand, ca[o + 2]) == 0 and _layable(cs, ca, p, hand, o)
+        pick = below(rs, k + 1)
+        for i in range(n):
+            o = base + 1 + CA_FIELDS * i
+            if absent(hand, ca[o + 2]) == 0 and _layable(cs, ca, p, hand, o):
+                if pick == 0:
+                    return i
+                pick -= 1
+        return -1
+    best = -1
+    for i in range(n):
+        o = base + 1 + CA_FIELDS * i
+        if absent(hand, ca[o + 2]) == 0 and _layable(cs, ca, p, hand, o):
+            best = i
+            break
+    build = pp[PP_MELD_PARAMS + MELD_BUILD_UP] != 0
+    if best < 0 or not build or tricks_left < pp[PP_MELD_PARAMS + MELD_BUILD_UP_MIN]:
+        return best
+    ob = base + 1 + CA_FIELDS * best
+    for i in range(best + 1, n):  # the largest smaller meld of the same class inside it
+        o = base + 1 + CA_FIELDS * i
+        inside = (ca[o + 2] & ~ca[ob + 2]) == 0
+        smaller = ca[o] == ca[ob] and ca[o + 1] < ca[ob + 1] and inside
+        if smaller and _layable(cs, ca, p, hand, o) and _still_layable_after(cs, ca, p, ob, o):
+            return i
+    return best
+
+
+@jit
+def _still_layable_after(cs: np.ndarray, ca: np.ndarray, p: int, big: int, small: int) -> bool:
+    """Whether the meld at ``big`` can still be laid after laying the smaller one at ``small``
+    (inside it, same class): a concealed card of it must be left over, since every new meld needs
+    one. The small meld uses table cards first (as :func:`pinochle_sim.stockmeld.lay`)."""
+    cls = ca[big]
+    hidden_big = 0
+    m = ca[big + 2] & 0xFFFFFF
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        hidden_big += usable(cs, p, f, cls, ca[big + 1])[1]
+    hidden_used = 0
+    need = ca[small + 2]
+    m = need & 0xFFFFFF
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        want = 1 + ((need >> (24 + f)) & 1)
+        n, hidden = usable(cs, p, f, cls, ca[small + 1])
+        hidden_used += max(0, want - (n - hidden))
+    return hidden_big - max(hidden_used, 1) >= 1
+
+
+@jit
+def choose_dix(pp: np.ndarray, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
+    """(show the dix held?, exchange it for the face-up card?) for a winner holding one."""
+    if pp[PP_MELD] != MELD_GREEDY:
+        return below(rs, 2) == 1, below(rs, 2) == 1
+    return True, pp[PP_MELD_PARAMS + MELD_EXCHANGE] != 0 and up_face % 6 > 0
+
+
+@jit
+def _keep(f: int, trump: int, points: int, now: int, near: int, pp: np.ndarray) -> int:
+    """Keep value of face ``f`` times 8, plus its rank as a tie-break (lower rank = cheaper)."""
+    v = face_points(points, f)
+    if f // 6 == trump:
+        v += pp[PP_STOCK_PARAMS + STOCK_TRUMP_COST]
+    if (now >> f) & 1:
+        v += pp[PP_STOCK_PARAMS + STOCK_MELD_COST]
+    elif (near >> f) & 1:
+        v += pp[PP_STOCK_PARAMS + STOCK_NEAR_COST]
+    return 8 * v + f % 6
+
+
+@jit
+def _cheapest(mask: int, trump: int, points: int, now: int, near: int, pp: np.ndarray) -> int:
+    best, best_key = -1, BIG
+    m = mask
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        k = _keep(f, trump, points, now, near, pp)
+        if k < best_key:
+            best, best_key = f, k
+    return best
+
+
+@jit
+def stock_play(
+    cs: np.ndarray,
+    ca: np.ndarray,
+    pp: np.ndarray,
+    p: int,
+    hand: int,
+    led: int,
+    played: int,
+    trump: int,
+    points: int,
+    dix_value: int,
+    has_dix: bool,
+    rs: np.ndarray,
+) -> int:
+    """The face ``p`` plays to a stock-phase trick (``led`` = the face led, -1 when leading);
+    ``played`` holds every card played so far (packed)."""
+    held = hand & 0xFFFFFF
+    if pp[PP_STOCK] != STOCK_STANDARD:
+        m = held
+        for _ in range(below(rs, popcount(held))):
+            m &= m - 1
+        return lowest_bit_index(m)
+    _, value, now, near = meld_outlook(cs, ca, p, hand, trump)
+    if has_dix:
+        value += dix_value
+        now |= 1 << (6 * trump)  # keep the unshown 9 of trump until it is shown
+    wanted = value >= pp[PP_STOCK_PARAMS + STOCK_WIN_MELD] and value > 0
+    meld_gain = value * pp[PP_STOCK_PARAMS + STOCK_MELD_WEIGHT] // 100 if wanted else 0
+    if led < 0:
+        if wanted:
+            gone = (played >> 24) | (played & held)  # both copies accounted for
+            unseen = 0xFFFFFF & ~(gone | (hand >> 24))
+            trumps = held & SUIT_MASK[trump]
+            m = trumps
+            while m:  # lowest trump nobody else can beat (a twin played second loses)
+                f = lowest_bit_index(m)
+                m &= m - 1
+                if (higher_in_suit(f) & unseen) == 0 and ((now >> f) & 1) == 0:
+                    return f
+        return _cheapest(held, trump, points, now, near, pp)
+    winners = held & beaters(led, trump)
+    lose = _cheapest(held, trump, points, now, near, pp)
+    if winners == 0:
+        return lose
+    win = _cheapest(winners, trump, points, now, near, pp)
+    trick = face_points(points, led)
+    keep_win = _keep(win, trump, points, now, near, pp) // 8
+    keep_lose = _keep(lose, trump, points, now, near, pp) // 8
+    value_win = trick + face_points(points, win) + meld_gain - keep_win
+    value_lose = -trick - face_points(points, lose) - keep_lose
+    return win if value_win >= value_lose else lose

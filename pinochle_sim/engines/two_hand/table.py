@@ -1,0 +1,267 @@
+"""Two-hand melding from the table (RULES.md section 9), per physical card.
+
+In two-hand a player lays down one meld at a time, after winning a stock-phase trick, and the
+cards stay on the table, still playable. A card on the table may serve a new meld only of
+another class, or of the same class with a higher value than every meld of that class it has
+served (trump marriage -> run, pinochle -> double pinochle; never run -> marriage), and each
+new meld needs at least one card from the concealed hand. Two copies of a face can therefore
+differ (one fresh in the hand, one on the table after a marriage), so this module tracks every
+physical card.
+
+**Card ids.** Card ``id = face * 2 + copy``. Copy 0 of a face is the one that comes first in the
+shuffled deck (seat 0's cards, seat 1's, the up-card, then the stock in draw order).
+
+**Card state** (int64 array ``cs``, :data:`CS_SIZE` long): for card ``id``
+
+* ``cs[CS_OWN + id]``: owner seat 0/1, :data:`IN_STOCK` (stock or face-up card) or :data:`PLAYED`;
+* ``cs[CS_TAB + id]``: 1 while the card lies on the table in a meld;
+* ``cs[CS_LEVEL + 4 * id + k]``: the highest value of a class-``k`` meld (k = 1, 2, 3) the card
+  has served (0 = none).
+
+**Candidate melds** (int64 array ``ca``, built from the meld table by :func:`candidate_array`):
+for each trump suit ``t`` a block at ``t * CA_STRIDE``: the number of candidates, then per
+candidate (class, value, cards needed as a packed hand, name id). Dix (the 9 of trump) is not a
+candidate: it is shown beside a meld and its value sits at :data:`CA_DIX`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from pinochle_sim.core import cards as C
+from pinochle_sim.core.bits import lowest_bit_index, popcount
+from pinochle_sim.core.jit import jit
+from pinochle_sim.rules import MeldTable, Ruleset
+
+IN_STOCK = 2
+PLAYED = 3
+CS_OWN = 0
+CS_TAB = 48
+CS_LEVEL = 96
+CS_SIZE = CS_LEVEL + 4 * 48
+
+MAX_CANDIDATES = 20
+CA_FIELDS = 4
+CA_STRIDE = 1 + CA_FIELDS * MAX_CANDIDATES
+CA_DIX = 4 * CA_STRIDE
+CA_SIZE = CA_DIX + 1
+
+MELD_NAMES = (
+    "run",
+    "run with extra king",
+    "run with extra queen",
+    "run with trump marriage",
+    "double run",
+    "trump marriage",
+    "marriage",
+    "pinochle",
+    "double pinochle",
+    "aces around",
+    "kings around",
+    "queens around",
+    "jacks around",
+    "eight aces",
+    "eight kings",
+    "eight queens",
+    "eight jacks",
+)
+"""Names of candidate melds by name id (the ``ca`` field 3)."""
+
+_RUN = (C.RA, C.R10, C.RK, C.RQ, C.RJ)
+
+
+def _packed(faces: list[int]) -> int:
+    hand = 0
+    for f in faces:
+        b = 1 << f
+        hand |= b | ((hand & b) << C.PLANE_BITS)
+    return hand
+
+
+def candidates(t: MeldTable, trump: int) -> list[tuple[int, int, int, int]]:
+    """(class, value, packed cards, name id) of every meld worth laying down with ``trump``.
+
+    Rows worth 0 are not melds. Higher melds come first (the greedy policy's tie order).
+    """
+    tf = [C.face(trump, r) for r in range(C.NUM_RANKS)]
+    run = [tf[r] for r in _RUN]
+    rows = [
+        (1, t.run, run, 0),
+        (1, t.run_extra_king, run + [tf[C.RK]], 1),
+        (1, t.run_extra_queen, run + [tf[C.RQ]], 2),
+        (1, t.run_trump_marriage, run + [tf[C.RK], tf[C.RQ]], 3),
+        (1, t.double_run, run + run, 4),
+        (1, t.trump_marriage, [tf[C.RK], tf[C.RQ]], 5),
+    ]
+    for s in range(C.NUM_SUITS):
+        if s != trump:
+            rows.append((1, t.marriage, [C.face(s, C.RK), C.face(s, C.RQ)], 6))
+    pin = [C.face(C.S, C.RQ), C.face(C.D, C.RJ)]
+    rows += [(2, t.pinochle, pin, 7), (2, t.double_pinochle, pin + pin, 8)]
+    for i, r in enumerate((C.RA, C.RK, C.RQ, C.RJ)):
+        row = [C.face(s, r) for s in range(C.NUM_SUITS)]
+        rows += [(3, t.around[i], row, 9 + i), (3, t.eight[i], row + row, 13 + i)]
+    out = [(k, v, _packed(faces), name) for k, v, faces, name in rows if v > 0]
+    out.sort(key=lambda row: -row[1])
+    return out
+
+
+@lru_cache(maxsize=16)
+def _candidate_array(t: MeldTable) -> np.ndarray:
+    a = np.zeros(CA_SIZE, dtype=np.int64)
+    for trump in range(C.NUM_SUITS):
+        rows = candidates(t, trump)
+        base = trump * CA_STRIDE
+        a[base] = len(rows)
+        for i, row in enumerate(rows):
+            a[base + 1 + CA_FIELDS * i : base + 1 + CA_FIELDS * (i + 1)] = row
+    a[CA_DIX] = t.dix
+    a.flags.writeable = False
+    return a
+
+
+def candidate_array(rules: Ruleset) -> np.ndarray:
+    """The kernel's candidate meld array ``ca`` of a ruleset's meld table."""
+    return _candidate_array(rules.meld)
+
+
+@jit
+def usable(cs: np.ndarray, p: int, f: int, cls: int, value: int) -> tuple[int, int]:
+    """(usable copies, concealed copies) of face ``f`` held by ``p`` for a class-``cls`` meld
+    worth ``value``: concealed copies, and table copies that served only lower class melds."""
+    n = 0
+    hidden = 0
+    for c in range(2):
+        i = 2 * f + c
+        if cs[CS_OWN + i] == p:
+            if cs[CS_TAB + i] == 0:
+                n += 1
+                hidden += 1
+            elif cs[CS_LEVEL + 4 * i + cls] < value:
+                n += 1
+    return n, hidden
+
+
+@jit
+def absent(hand: int, need: int) -> int:
+    """Copies of the meld ``need`` that ``hand`` does not hold at all (both packed)."""
+    return popcount(need & ~hand & 0xFFFFFF) + popcount((need >> 24) & ~(hand >> 24))
+
+
+@jit
+def shortfall(cs: np.ndarray, p: int, hand: int, need: int, cls: int, value: int) -> int:
+    """Copies ``p`` (holding ``hand``, packed) lacks to lay the meld ``need`` (packed) now; a
+    meld whose cards are all present but none concealed counts as one short (a concealed card
+    must be added). Beyond 1 the count is a lower bound (cards not held at all)."""
+    lacking = absent(hand, need)
+    if lacking > 1:
+        return lacking
+    missing = 0
+    hidden = 0
+    m = need & 0xFFFFFF
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        want = 1 + ((need >> (24 + f)) & 1)
+        n, h = usable(cs, p, f, cls, value)
+        if n < want:
+            missing += want - n
+        hidden += h
+    if missing == 0 and hidden == 0:
+        return 1
+    return missing
+
+
+@jit
+def lay(cs: np.ndarray, p: int, need: int, cls: int, value: int) -> tuple[int, int]:
+    """Lay the meld ``need`` for ``p`` (it must be layable); returns (card ids used, those that
+    came from the table) as bit masks over card ids.
+
+    Which copies: table copies first (they keep the concealed ones free for later melds), the
+    one with the higher level in this class first; if that would use no concealed card, one
+    table card is swapped for the concealed copy of the same face.
+    """
+    used = 0
+    from_table = 0
+    m = need & 0xFFFFFF
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        want = 1 + ((need >> (24 + f)) & 1)
+        a, b = 2 * f, 2 * f + 1
+        ka = _copy_key(cs, p, a, cls, value)
+        kb = _copy_key(cs, p, b, cls, value)
+        first, second = (b, a) if kb > ka else (a, b)
+        used |= 1 << first
+        if want == 2:
+            used |= 1 << second
+        from_table |= used & ((cs[CS_TAB + a] << a) | (cs[CS_TAB + b] << b))
+    if used == from_table:
+        m = need & 0xFFFFFF
+        while m:
+            f = lowest_bit_index(m)
+            m &= m - 1
+            for c in range(2):
+                i = 2 * f + c
+                j = 2 * f + 1 - c
+                if ((used >> i) & 1) == 0 and _copy_key(cs, p, i, cls, value) == 0:
+                    used ^= (1 << i) | (1 << j)
+                    from_table &= ~(1 << j)
+                    m = 0
+                    break
+    m = used
+    while m:
+        i = lowest_bit_index(m)
+        m &= m - 1
+        cs[CS_TAB + i] = 1
+        cs[CS_LEVEL + 4 * i + cls] = value
+    return used, from_table
+
+
+@jit
+def _copy_key(cs: np.ndarray, p: int, i: int, cls: int, value: int) -> int:
+    """Preference for using card ``i`` in a meld: -1 unusable, 0 concealed, 1 + level for a
+    usable table card (higher = used first)."""
+    if cs[CS_OWN + i] != p:
+        return -1
+    if cs[CS_TAB + i] == 0:
+        return 0
+    level = cs[CS_LEVEL + 4 * i + cls]
+    return 1 + level if level < value else -1
+
+
+@jit
+def play_copy(cs: np.ndarray, p: int, f: int) -> tuple[int, bool]:
+    """The copy of face ``f`` that ``p`` plays (marked played) and whether it came from the
+    table: a table copy before a concealed one (the concealed card keeps its use for future
+    melds), the more used one first."""
+    a, b = 2 * f, 2 * f + 1
+    ka = _played_key(cs, p, a)
+    kb = _played_key(cs, p, b)
+    i = b if kb > ka else a
+    on_table = cs[CS_TAB + i] != 0
+    cs[CS_OWN + i] = PLAYED
+    cs[CS_TAB + i] = 0
+    return i, on_table
+
+
+@jit
+def _played_key(cs: np.ndarray, p: int, i: int) -> int:
+    if cs[CS_OWN + i] != p:
+        return -1
+    if cs[CS_TAB + i] == 0:
+        return 0
+    return 1 + cs[CS_LEVEL + 4 * i + 1] + cs[CS_LEVEL + 4 * i + 2] + cs[CS_LEVEL + 4 * i + 3]
+
+
+@jit
+def dix_card(cs: np.ndarray, p: int, trump: int) -> int:
+    """A 9 of trump ``p`` holds and has not shown (card id), or -1."""
+    f = 6 * trump  # rank 9 is rank 0
+    for c in range(2):
+        i = 2 * f + c
+        if cs[CS_OWN + i] == p and cs[CS_LEVEL + 4 * i + 1] == 0:
+            return i
+    return -1

@@ -1,0 +1,423 @@
+"""The policy registry: every policy of every kind, its parameters, and ``PolicySet``.
+
+Each kind of decision (``bid``, ``pass``, ``play``, ``concede``, ``discard``, and two-hand ``meld``
+and ``stock``) has a registry of named policies;
+each policy is a small jitted function with documented integer parameters. A :class:`PolicySet`
+picks one policy of each kind plus parameter overrides and flattens itself to the int64 array the
+kernels read (layout in :mod:`pinochle_sim.policies.slots`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pinochle_sim.policies import calibrated, slots
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    """A registered policy: its kind, name, kernel id, parameters ``{name: (default, doc)}``."""
+
+    kind: str
+    name: str
+    id: int
+    doc: str
+    params: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+
+REGISTRY: dict[str, dict[str, PolicyInfo]] = {
+    "bid": {
+        "estimate": PolicyInfo(
+            "bid",
+            "estimate",
+            slots.BID_ESTIMATE,
+            "values each trump from own meld, trump length, aces, partner and pass allowances",
+            {
+                "margin": (0, "points added to the hand's value before bidding (risk appetite)"),
+                "partner": (20, "expected meld from the partner, partnership points"),
+                "pass_gain": (60, "expected meld gained through the pass, partnership points"),
+                "trick_base": (150, "trick points expected with 4 trumps and no aces"),
+                "per_trump": (15, "trick points per trump card beyond four"),
+                "per_ace": (9, "trick points per ace held"),
+                "jump": (60, "raise by the largest step when the value exceeds it by this"),
+                "widow_gain": (40, "expected meld gained from the widow (widow games)"),
+                "solo_trick_base": (
+                    70,
+                    "trick_base for a bidder without a partner, discards included (three-hand)",
+                ),
+            },
+        ),
+        "pass": PolicyInfo(
+            "bid",
+            "pass",
+            slots.BID_PASS,
+            "never bids; the dealer is always stuck (meld-only studies)",
+        ),
+        "calibrated": PolicyInfo(
+            "bid",
+            "calibrated",
+            slots.BID_CALIBRATED,
+            "bids up to the score it makes with probability `risk`, from a model of the bidding "
+            "side's points fitted on simulated hands (experiments/calibrate_bidding.py)",
+            calibrated.default_params(),
+        ),
+    },
+    "pass": {
+        "standard": PolicyInfo(
+            "pass",
+            "standard",
+            slots.PASS_STANDARD,
+            "partner gives trumps, aces, tens, kings; bidder returns cards that add no meld",
+            {
+                "keep_trump": (1, "1: the bidder gives back trump only when nothing else is left"),
+            },
+        ),
+        "random": PolicyInfo("pass", "random", slots.PASS_RANDOM, "uniform random cards"),
+    },
+    "play": {
+        "greedy": PolicyInfo(
+            "play",
+            "greedy",
+            slots.PLAY_GREEDY,
+            "sensible human-like play with memory of played cards",
+            {
+                "draw_trump": (1, "1: the bidding side draws trump when it holds most of them"),
+                "smear": (1, "1: give counters to a partner who is sure to win the trick"),
+            },
+        ),
+        "random": PolicyInfo("play", "random", slots.PLAY_RANDOM, "uniform among legal cards"),
+        "counting": PolicyInfo(
+            "play",
+            "counting",
+            slots.PLAY_COUNTING,
+            "greedy plus card counting: boss cards, voids shown by each seat, safe smears and "
+            "wins, no trump drawn once the opponents are out of it",
+            {
+                "draw_trump": (1, "1: the bidding side draws trump while opponents may hold some"),
+                "smear": (1, "1: give counters to a partner no later opponent can beat"),
+            },
+        ),
+    },
+    "concede": {
+        "concede": PolicyInfo(
+            "concede", "concede", slots.CONCEDE_CONCEDE, "throw in whenever the bid is out of reach"
+        ),
+        "play-on": PolicyInfo(
+            "concede", "play-on", slots.CONCEDE_PLAY_ON, "always play the hand out"
+        ),
+    },
+    "discard": {
+        "standard": PolicyInfo(
+            "discard",
+            "standard",
+            slots.DISCARD_STANDARD,
+            "after taking the widow, discard the cards that cost least meld, keeping trump, "
+            "voiding short suits, high cards first (discarded counters score for the bidder)",
+            {"keep_trump": (1, "1: discard trump only when nothing else is left")},
+        ),
+        "random": PolicyInfo("discard", "random", slots.DISCARD_RANDOM, "uniform random cards"),
+    },
+    "meld": {
+        "greedy": PolicyInfo(
+            "meld",
+            "greedy",
+            slots.MELD_GREEDY,
+            "two-hand: lay the best meld after each stock trick won (a marriage before its run, "
+            "a pinochle before the double while tricks remain); always show and exchange the dix",
+            {
+                "build_up": (1, "1: lay the smaller meld inside a bigger one first"),
+                "build_up_min": (3, "stock tricks that must remain to build up"),
+                "exchange": (1, "1: exchange the dix for a face-up trump above the 9"),
+            },
+        ),
+        "random": PolicyInfo(
+            "meld", "random", slots.MELD_RANDOM, "two-hand: a uniformly random layable meld or none"
+        ),
+    },
+    "stock": {
+        "standard": PolicyInfo(
+            "stock",
+            "standard",
+            slots.STOCK_STANDARD,
+            "two-hand stock phase: win tricks worth points or the right to meld, keep trumps "
+            "and meld cards, throw the cheapest card otherwise",
+            {
+                "win_meld": (60, "meld points in hand that make winning the trick worthwhile"),
+                "meld_weight": (50, "percent of that meld counted as the value of winning"),
+                "trump_cost": (20, "keep value of a trump beyond its points"),
+                "meld_cost": (30, "keep value of a card of a meld layable now"),
+                "near_cost": (10, "keep value of a card of a meld one card short"),
+            },
+        ),
+        "random": PolicyInfo(
+            "stock", "random", slots.STOCK_RANDOM, "two-hand stock phase: a uniformly random card"
+        ),
+    },
+}
+
+
+@dataclass(frozen=True)
+class PolicyKind:
+    """One kind of decision: where its policy id and parameters sit in the policy array
+    (:mod:`pinochle_sim.policies.slots`), its default policy and a line of help."""
+
+    name: str
+    id_slot: int
+    params_slot: int
+    width: int
+    default: str
+    help: str
+
+
+POLICY_KINDS: tuple[PolicyKind, ...] = (
+    PolicyKind("bid", slots.PP_BID, slots.PP_BID_PARAMS, 16, "estimate", "Bidding policy."),
+    PolicyKind("pass", slots.PP_PASS, slots.PP_PASS_PARAMS, 8, "standard", "Passing policy."),
+    PolicyKind("play", slots.PP_PLAY, slots.PP_PLAY_PARAMS, 8, "greedy", "Card-play policy."),
+    PolicyKind(
+        "concede",
+        slots.PP_CONCEDE,
+        slots.PP_CONCEDE_PARAMS,
+        8,
+        "concede",
+        "Throw in hopeless bids or not.",
+    ),
+    PolicyKind(
+        "discard",
+        slots.PP_DISCARD,
+        slots.PP_DISCARD_PARAMS,
+        8,
+        "standard",
+        "Discards after taking the widow (three-hand).",
+    ),
+    PolicyKind(
+        "meld",
+        slots.PP_MELD,
+        slots.PP_MELD_PARAMS,
+        8,
+        "greedy",
+        "Which meld to lay down after winning a stock trick (two-hand).",
+    ),
+    PolicyKind(
+        "stock",
+        slots.PP_STOCK,
+        slots.PP_STOCK_PARAMS,
+        8,
+        "standard",
+        "Card play while the stock lasts (two-hand).",
+    ),
+)
+"""Every kind of decision, in the order provenance lists them: the one place kinds are named."""
+KIND = {k.name: k for k in POLICY_KINDS}
+KINDS = tuple(KIND)
+assert set(KINDS) == set(REGISTRY), "every policy kind needs registry entries"
+PARAM_LIMIT = 1_000_000
+"""Policy parameters are points or flags; bounding them keeps every kernel sum far from int64
+overflow."""
+DEFAULTS = {k.name: k.default for k in POLICY_KINDS}
+
+
+def _lookup(kind: str, name: str) -> PolicyInfo:
+    if name not in REGISTRY[kind]:
+        raise ValueError(f"unknown {kind} policy {name!r}: choose {', '.join(REGISTRY[kind])}")
+    return REGISTRY[kind][name]
+
+
+def _kind_key(key: str) -> str:
+    """``pass_`` (a Python keyword with a trailing underscore) names the ``pass`` kind."""
+    return key[:-1] if key.endswith("_") else key
+
+
+@dataclass(frozen=True, init=False)
+class PolicySet:
+    """One policy per kind plus parameter overrides ``{"bid.margin": 20, ...}``.
+
+    ``PolicySet(play="counting", params=(("bid.margin", 20),))``; kinds not named take their
+    default. Each kind's choice reads as an attribute (``p.play``, ``p.pass_``).
+    """
+
+    choices: tuple[tuple[str, str], ...]
+    """(kind, policy name) for every kind, in :data:`KINDS` order."""
+    params: tuple[tuple[str, int], ...]
+
+    def __init__(
+        self,
+        params: tuple[tuple[str, int], ...] = (),
+        choices: tuple[tuple[str, str], ...] = (),
+        **names: str | None,
+    ) -> None:
+        # ``choices`` (the stored form) lets ``dataclasses.replace`` rebuild a set; names win.
+        chosen = {_kind_key(k): v for k, v in (*choices, *names.items())}
+        unknown = sorted(set(chosen) - set(KINDS))
+        if unknown:
+            raise ValueError(f"unknown policy kind {unknown[0]!r}: use {', '.join(KINDS)}")
+        choices = tuple((kind, chosen.get(kind) or DEFAULTS[kind]) for kind in KINDS)
+        object.__setattr__(self, "choices", choices)
+        object.__setattr__(self, "params", tuple(params))
+        self._validate()
+
+    def __getattr__(self, attr: str) -> str:
+        kind = _kind_key(attr)
+        if kind in KIND:
+            return self.name(kind)
+        raise AttributeError(attr)
+
+    def _validate(self) -> None:
+        for kind in KINDS:
+            _lookup(kind, self.name(kind))
+        for key, value in self.params:
+            kind, _, pname = key.partition(".")
+            if kind not in REGISTRY:
+                raise ValueError(
+                    f"bad parameter {key!r}: write KIND.NAME with KIND one of {', '.join(KINDS)}"
+                )
+            info = _lookup(kind, self.name(kind))
+            if pname not in info.params:
+                known = ", ".join(info.params) or "none"
+                raise ValueError(
+                    f"unknown parameter {key!r} of {kind} policy {info.name!r} "
+                    f"(its parameters: {known})"
+                )
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"parameter {key!r} must be an integer, got {value!r}")
+            if abs(value) > PARAM_LIMIT:
+                raise ValueError(
+                    f"parameter {key!r} = {value} is out of range "
+                    f"(-{PARAM_LIMIT:,} .. {PARAM_LIMIT:,})"
+                )
+
+    @classmethod
+    def from_options(
+        cls, params: dict[str, Any] | list[str] | None = None, **names: str | None
+    ) -> PolicySet:
+        """Build from policy names by kind (``play="counting"``; ``pass_`` for passing) and
+        ``KIND.NAME=VALUE`` strings or a dict of parameters (validated)."""
+        items: dict[str, int] = {}
+        if isinstance(params, dict):
+            pairs = list(params.items())
+        else:
+            pairs = []
+            for text in params or []:
+                key, eq, value = text.partition("=")
+                if not eq:
+                    raise ValueError(
+                        f"bad parameter {text!r}: write KIND.NAME=VALUE, e.g. bid.margin=20"
+                    )
+                pairs.append((key.strip(), value.strip()))
+        for key, value in pairs:
+            try:
+                items[key] = int(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"parameter {key!r} must be an integer, got {value!r}") from None
+        return cls(tuple(sorted(items.items())), **names)
+
+    def name(self, kind: str) -> str:
+        """The policy chosen for ``kind``."""
+        return dict(self.choices)[kind]
+
+    def resolved(self, kinds: tuple[str, ...] = KINDS) -> dict[str, dict[str, Any]]:
+        """Every policy of ``kinds`` with every parameter value (defaults filled in)."""
+        overrides = dict(self.params)
+        out: dict[str, dict[str, Any]] = {}
+        for kind in kinds:
+            info = _lookup(kind, self.name(kind))
+            values = {p: overrides.get(f"{kind}.{p}", d) for p, (d, _) in info.params.items()}
+            out[kind] = {"name": info.name, "params": values}
+        return out
+
+    def to_array(self) -> np.ndarray:
+        """The int64 policy array the kernels read."""
+        a = np.zeros(slots.PP_SIZE, dtype=np.int64)
+        for kind, spec in self.resolved().items():
+            k = KIND[kind]
+            a[k.id_slot] = REGISTRY[kind][spec["name"]].id
+            values = list(spec["params"].values())
+            assert len(values) <= k.width
+            a[k.params_slot : k.params_slot + len(values)] = values
+        calibrated.fill_derived(a)
+        a.flags.writeable = False
+        return a
+
+
+DEFAULT_POLICIES = PolicySet()
+
+SEATS = 4
+"""Rows of the engine's policy array: one per seat (games with fewer seats ignore the rest)."""
+
+
+def seat_policy_array(per_seat: PolicySet | list[PolicySet] | tuple[PolicySet, ...]) -> np.ndarray:
+    """The engine's policy array ``pp[seat, slot]`` (int64, :data:`SEATS` rows): one policy set
+    for every seat, or one per seat (as in a ``compare`` tournament)."""
+    sets = [per_seat] * SEATS if isinstance(per_seat, PolicySet) else list(per_seat)
+    if not 1 <= len(sets) <= SEATS:
+        raise ValueError(f"give 1 to {SEATS} policy sets, one per seat")
+    sets += [sets[0]] * (SEATS - len(sets))
+    a = np.stack([p.to_array() for p in sets])
+    a.flags.writeable = False
+    return a
+
+
+def parse_policy_spec(spec: str) -> tuple[str, PolicySet]:
+    """A policy set from ``spec``: ``default``; inline ``KIND=NAME`` and ``KIND.PARAM=VALUE``
+    items separated by commas (``play=counting,bid.margin=-20``); or a TOML file::
+
+        name = "bold counter"      # optional label
+        play = "counting"
+        [params]
+        bid.margin = 20            # or "bid.margin" = 20
+
+    Returns (label, policies); the label is the file's ``name``, else the spec itself.
+    """
+    from pathlib import Path
+
+    text = spec.strip()
+    if text.endswith(".toml") or Path(text).is_file():
+        import tomllib
+
+        try:
+            doc = tomllib.loads(Path(text).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ValueError(f"policy file {text!r} does not exist") from None
+        except (OSError, tomllib.TOMLDecodeError) as e:
+            raise ValueError(f"cannot read policy file {text!r}: {e}") from None
+        label = str(doc.pop("name", Path(text).stem))
+        raw = doc.pop("params", {})
+        params: dict[str, Any] = {}
+        for key, value in raw.items():
+            if isinstance(value, dict):
+                params.update({f"{key}.{k}": v for k, v in value.items()})
+            else:
+                params[key] = value
+        unknown = [k for k in doc if k not in KINDS]
+        if unknown:
+            raise ValueError(
+                f"policy file {text!r}: unknown key {unknown[0]!r} (use {', '.join(KINDS)}, "
+                "name and [params])"
+            )
+        names = {k: str(v) for k, v in doc.items()}
+        return label, _from_names(names, params)
+    if text in ("", "default"):
+        return "default", DEFAULT_POLICIES
+    names = {}
+    params = {}
+    for item in text.split(","):
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not key or not value:
+            raise ValueError(
+                f"bad policy item {item.strip()!r} in {spec!r}: write KIND=NAME or "
+                "KIND.PARAM=VALUE, e.g. play=counting,bid.margin=-20"
+            )
+        if "." in key:
+            params[key] = value
+        elif key in KINDS:
+            names[key] = value
+        else:
+            raise ValueError(f"unknown policy kind {key!r} in {spec!r}: use {', '.join(KINDS)}")
+    return text, _from_names(names, params)
+
+
+def _from_names(names: dict[str, str], params: dict[str, Any]) -> PolicySet:
+    return PolicySet.from_options(params, **names)

@@ -1,0 +1,243 @@
+"""Meld scoring (RULES.md section 6): tables as data, a jitted kernel, and a friendly wrapper.
+
+Classes are independent (a card may serve one meld of each class), so a hand's best meld is the
+sum of the best class-1 value of each suit, the best class-2 value and the best class-3 value:
+
+* class 1 of a suit depends only on that suit's card counts, so it is looked up in a table of
+  4096 entries indexed by the suit's 12 bits ``ONE6 | TWO6 << 6`` (built once per meld table by
+  :func:`meld_table_array`, maximising over how many runs are used: "best combination");
+* class 2 depends on the counts of QS and JD; class 3 on a 4-bit mask test per rank.
+
+The kernel gets everything as one int64 array (``MeldArray``) laid out as:
+
+    [0, 4096)        class 1 of the trump suit (runs, trump marriages, dix) by suit index
+    [4096, 8192)     class 1 of a non-trump suit (marriages) by suit index
+    [8192, 8195)     class 2 by pinochle count 0, 1, 2
+    [8195, 8207)     class 3: for ranks A, K, Q, J (in that order) the value of 0, 1, 2 arounds
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TypeAlias
+
+import numpy as np
+
+from pinochle_sim.core import cards as C
+from pinochle_sim.core.jit import jit
+from pinochle_sim.rules import MeldTable, Ruleset, resolve_rules
+
+MeldArray: TypeAlias = np.ndarray
+"""int64 array of length :data:`MELD_ARRAY_SIZE` (layout in the module docstring)."""
+
+SUIT_INDEXES = 1 << 12
+MA_TRUMP = 0
+MA_PLAIN = SUIT_INDEXES
+MA_PIN = 2 * SUIT_INDEXES
+MA_AROUND = MA_PIN + 3
+MELD_ARRAY_SIZE = MA_AROUND + 12
+AROUND_RANKS = (C.RA, C.RK, C.RQ, C.RJ)
+FACE_QS = C.face(C.S, C.RQ)
+FACE_JD = C.face(C.D, C.RJ)
+
+
+def _suit_counts(index: int) -> list[int]:
+    """Counts by rank (9..A) of a suit's 12-bit index ``ONE6 | TWO6 << 6``."""
+    return [((index >> r) & 1) + ((index >> (r + 6)) & 1) for r in range(C.NUM_RANKS)]
+
+
+def _run_options(t: MeldTable, k: int, q: int, runs: int) -> list[tuple[int, str, int, int]]:
+    """Ways to use ``runs`` runs: (points, name, extra kings used, extra queens used)."""
+    if runs == 0:
+        return [(0, "", 0, 0)]
+    if runs == 2:  # both runs as one meld, or as two separate runs: whichever is worth more
+        opts = [(2 * t.run, "run+run", 0, 0)]
+        if t.double_run:
+            opts.append((t.double_run, "double run", 0, 0))
+        return opts
+    opts = [(t.run, "run", 0, 0)]
+    if t.run_extra_king and k >= 2:
+        opts.append((t.run_extra_king, "run with extra king", 1, 0))
+    if t.run_extra_queen and q >= 2:
+        opts.append((t.run_extra_queen, "run with extra queen", 0, 1))
+    if t.run_trump_marriage and k >= 2 and q >= 2:
+        opts.append((t.run_trump_marriage, "run with trump marriage", 1, 1))
+    return opts
+
+
+def best_trump_class1(t: MeldTable, counts: list[int]) -> tuple[int, list[str]]:
+    """Best class-1 meld of the trump suit from counts by rank: (points, meld names).
+
+    Tries every number of runs (0 .. min count of A, 10, K, Q, J) and every run bonus row, then
+    pairs the kings and queens left over into trump marriages; each 9 is a dix.
+    """
+    n9, _, q, k, _, _ = counts
+    best = (-1, [])
+    max_runs = min(counts[C.RA], counts[C.R10], counts[C.RK], counts[C.RQ], counts[C.RJ])
+    for runs in range(max_runs + 1):
+        for pts, name, xk, xq in _run_options(t, k, q, runs):
+            marriages = min(k - runs - xk, q - runs - xq)
+            total = pts + marriages * t.trump_marriage
+            names = ([name] if name else []) + ["trump marriage"] * marriages
+            if total > best[0]:
+                best = (total, names)
+    total, names = best
+    return total + n9 * t.dix, names + ["dix"] * n9
+
+
+@lru_cache(maxsize=32)
+def _meld_lut_cached(t: MeldTable) -> MeldArray:
+    a = np.zeros(MELD_ARRAY_SIZE, dtype=np.int64)
+    for index in range(SUIT_INDEXES):
+        counts = _suit_counts(index)
+        a[MA_TRUMP + index] = best_trump_class1(t, counts)[0]
+        a[MA_PLAIN + index] = min(counts[C.RK], counts[C.RQ]) * t.marriage
+    # A double meld is one meld; two singles are also legal (distinct cards): take the best.
+    a[MA_PIN : MA_PIN + 3] = (0, t.pinochle, max(t.double_pinochle, 2 * t.pinochle))
+    for i in range(4):
+        a[MA_AROUND + 3 * i : MA_AROUND + 3 * i + 3] = (
+            0,
+            t.around[i],
+            max(t.eight[i], 2 * t.around[i]),
+        )
+    return a
+
+
+@jit
+def _meld(hand: int, trump: int, ma: np.ndarray) -> int:
+    """Best meld of a packed hand for a trump suit (0..3) under the meld array ``ma``."""
+    one = hand & 0xFFFFFF
+    two = hand >> 24
+    total = 0
+    for s in range(4):
+        index = ((one >> (6 * s)) & 63) | (((two >> (6 * s)) & 63) << 6)
+        total += ma[index] if s == trump else ma[4096 + index]
+    nqs = ((one >> 2) & 1) + ((two >> 2) & 1)  # QS is face 2
+    njd = ((one >> 13) & 1) + ((two >> 13) & 1)  # JD is face 13
+    total += ma[8192 + min(nqs, njd)]
+    for i in range(4):
+        r = (5, 3, 2, 1)[i]  # A, K, Q, J
+        mask = 0x41041 << r  # the rank's bit in each suit's 6-bit field
+        n = 2 if (two & mask) == mask else (1 if (one & mask) == mask else 0)
+        total += ma[8195 + 3 * i + n]
+    return total
+
+
+@dataclass(frozen=True)
+class Meld:
+    """One named meld: its name, points and the cards it uses."""
+
+    name: str
+    points: int
+    cards: list[str]
+
+
+@dataclass(frozen=True)
+class MeldResult:
+    """Best meld of a hand for one trump: ``total`` points and the melds that make it."""
+
+    trump: str
+    total: int
+    melds: list[Meld] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "trump": self.trump,
+            "total": self.total,
+            "melds": [{"name": m.name, "points": m.points, "cards": m.cards} for m in self.melds],
+        }
+
+
+_RUN_CARDS = {
+    "run": (C.RA, C.R10, C.RK, C.RQ, C.RJ),
+    "run with extra king": (C.RA, C.R10, C.RK, C.RK, C.RQ, C.RJ),
+    "run with extra queen": (C.RA, C.R10, C.RK, C.RQ, C.RQ, C.RJ),
+    "run with trump marriage": (C.RA, C.R10, C.RK, C.RK, C.RQ, C.RQ, C.RJ),
+    "double run": (C.RA, C.RA, C.R10, C.R10, C.RK, C.RK, C.RQ, C.RQ, C.RJ, C.RJ),
+    "run+run": (C.RA, C.RA, C.R10, C.R10, C.RK, C.RK, C.RQ, C.RQ, C.RJ, C.RJ),
+    "trump marriage": (C.RK, C.RQ),
+    "dix": (C.R9,),
+}
+
+
+def _names(s: int, ranks: tuple[int, ...]) -> list[str]:
+    return [C.card_name(C.face(s, r)) for r in ranks]
+
+
+def _itemise(hand: int, trump: int, t: MeldTable) -> list[Meld]:
+    """The melds behind the best total, named, with their cards (for people, not speed)."""
+    faces = C.hand_faces(hand)
+    counts = [faces.count(f) for f in range(C.NUM_FACES)]
+    melds: list[Meld] = []
+    for s in sorted(range(C.NUM_SUITS), key=lambda s: s != trump):  # trump first
+        suit_counts = counts[6 * s : 6 * s + 6]
+        if s == trump:
+            _, names = best_trump_class1(t, suit_counts)
+            for name in names:
+                if name == "run+run":
+                    melds += [Meld("run", t.run, _names(s, _RUN_CARDS["run"]))] * 2
+                    continue
+                pts = {
+                    "trump marriage": t.trump_marriage,
+                    "dix": t.dix,
+                    "run": t.run,
+                    "double run": t.double_run,
+                    "run with extra king": t.run_extra_king,
+                    "run with extra queen": t.run_extra_queen,
+                    "run with trump marriage": t.run_trump_marriage,
+                }[name]
+                melds.append(Meld(name, pts, _names(s, _RUN_CARDS[name])))
+        else:
+            for _ in range(min(suit_counts[C.RK], suit_counts[C.RQ])):
+                melds.append(
+                    Meld(f"marriage in {C.SUIT_NAMES[s]}", t.marriage, _names(s, (C.RK, C.RQ)))
+                )
+    pins = min(counts[FACE_QS], counts[FACE_JD])
+    pin_cards = [C.card_name(FACE_QS), C.card_name(FACE_JD)]
+    if pins == 2 and t.double_pinochle >= 2 * t.pinochle:
+        melds.append(Meld("double pinochle", t.double_pinochle, sorted(pin_cards * 2)[::-1]))
+    else:
+        melds += [Meld("pinochle", t.pinochle, pin_cards)] * pins
+    for i, r in enumerate(AROUND_RANKS):
+        n = min(counts[C.face(s, r)] for s in range(C.NUM_SUITS))
+        row = [C.card_name(C.face(s, r)) for s in range(C.NUM_SUITS)]
+        rank_name = C.RANK_NAMES[r] + "s"
+        if n == 2 and t.eight[i] >= 2 * t.around[i]:
+            melds.append(Meld(f"eight {rank_name}", t.eight[i], [c for c in row for _ in (0, 1)]))
+        else:
+            melds += [Meld(f"{rank_name} around", t.around[i], row)] * n
+    return [m for m in melds if m.points]
+
+
+def score_meld(
+    hand: str | list[str] | int,
+    trump: str | int,
+    rules: str | Ruleset = "partnership",
+) -> MeldResult:
+    """Best meld of ``hand`` with ``trump`` under the meld table of ``rules``.
+
+    ``hand`` is a notation string, a list of card tokens, or a packed hand code.
+
+    >>> score_meld("AH 10H KH QH JH KH QH 9H 9H", "H").total
+    250
+    >>> score_meld("AH 10H KH QH JH KH QH 9H 9H", "H", rules="partnership-classic").total
+    210
+    """
+    ruleset = resolve_rules(rules)
+    code = int(hand) if isinstance(hand, int | np.integer) else C.encode_hand(hand)
+    C.check_hand(code)
+    suit = C.parse_suit(trump) if isinstance(trump, str) else int(trump)
+    if not 0 <= suit < C.NUM_SUITS:
+        raise ValueError(f"unknown suit {trump!r}: use S, H, D or C")
+    total = int(_meld(code, suit, _meld_lut_cached(ruleset.meld)))
+    melds = _itemise(code, suit, ruleset.meld)
+    assert sum(m.points for m in melds) == total, "meld itemisation disagrees with the kernel"
+    return MeldResult(C.SUITS[suit], total, melds)
+
+
+def meld_table_array(rules: Ruleset) -> MeldArray:
+    """The kernel's meld array for a ruleset (read-only view shared between calls)."""
+    a = _meld_lut_cached(rules.meld)
+    a.flags.writeable = False
+    return a

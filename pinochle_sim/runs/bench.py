@@ -1,0 +1,146 @@
+"""Benchmarks: hands per second per stage, and an end-to-end run in a fresh process.
+
+``pinochle-sim bench`` / ``make bench``. Speed lives here, never in unit tests.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+import numba
+import numpy as np
+from numba import prange
+
+from pinochle_sim.core.deal import _deal
+from pinochle_sim.core.jit import pjit
+from pinochle_sim.rules.meld import _meld
+from pinochle_sim.runs.parallel import threads
+from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
+
+
+@pjit
+def _bench_deal(seed: int, n: int, chunk: int, sink: np.ndarray) -> None:
+    """Deal hands 0..n-1 (4 x 12 cards); XOR of the hands per chunk into ``sink``."""
+    n_chunks = (n + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        deck = np.empty(48, dtype=np.int64)
+        hands = np.empty(4, dtype=np.int64)
+        rs = np.empty(2, dtype=np.uint64)
+        acc = 0
+        for h in range(c * chunk, min(n, (c + 1) * chunk)):
+            _deal(seed, h, 4, 12, 0, deck, rs, hands)
+            acc ^= hands[0] ^ hands[1] ^ hands[2] ^ hands[3]
+        sink[c] = acc
+
+
+@pjit
+def _bench_deal_meld(seed: int, n: int, chunk: int, ma: np.ndarray, sink: np.ndarray) -> None:
+    """Deal and score meld for 4 seats x 4 trumps; sum of melds per chunk into ``sink``."""
+    n_chunks = (n + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        deck = np.empty(48, dtype=np.int64)
+        hands = np.empty(4, dtype=np.int64)
+        rs = np.empty(2, dtype=np.uint64)
+        acc = 0
+        for h in range(c * chunk, min(n, (c + 1) * chunk)):
+            _deal(seed, h, 4, 12, 0, deck, rs, hands)
+            for p in range(4):
+                for t in range(4):
+                    acc += _meld(hands[p], t, ma)
+        sink[c] = acc
+
+
+def _full(inputs, buf: np.ndarray, m: int) -> None:
+    play_hands_array(inputs, 0, 0, m, out=buf[:, :m])
+
+
+def _rate(fn: Callable[[int], None], n: int, repeat: int = 3) -> float:
+    fn(min(n, 10_000))  # compile / warm up
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn(n)
+        best = min(best, time.perf_counter() - t)
+    return n / best
+
+
+def stage_rates(
+    n: int = 2_000_000, thread_counts: tuple[int, ...] = (1, 2), rules: str = "partnership"
+) -> list[tuple[str, int, float]]:
+    """[(stage, threads, hands/s)] for deal, deal + 16 melds, full hands (of ``rules``, then
+    three-hand and two-hand)."""
+    inputs = engine_inputs(rules)
+    chunk = 4096
+    sink = np.zeros((n + chunk - 1) // chunk, dtype=np.int64)
+    stages: dict[str, Callable[[int], None]] = {
+        "deal": lambda m: _bench_deal(0, m, chunk, sink),
+        "deal + meld (4 seats x 4 trumps)": lambda m: _bench_deal_meld(
+            0, m, chunk, inputs.ma, sink
+        ),
+    }
+    out = np.empty((inputs.layout.ncol, n), dtype=np.int64)
+    stages["full hands, default policies"] = lambda m: play_hands_array(
+        inputs, 0, 0, m, out=out[:, :m]
+    )
+    for other, label in (
+        ("three-hand", "full hands, three-hand"),
+        ("two-hand", "full deals, two-hand"),
+    ):
+        other_inputs = engine_inputs(other)
+        buf = np.empty((other_inputs.layout.ncol, n), dtype=np.int64)
+        stages[label] = functools.partial(_full, other_inputs, buf)
+    rows = []
+    for name, fn in stages.items():
+        for k in thread_counts:
+            if k > numba.config.NUMBA_NUM_THREADS:
+                continue
+            with threads(k):
+                rows.append((name, k, _rate(fn, n)))
+    return rows
+
+
+def end_to_end(hands: int = 1_000_000, cold: bool = False, rules: str = "partnership") -> float:
+    """Wall seconds of ``pinochle-sim run --hands N --rules R`` in a fresh process (cold: empty
+    compile cache)."""
+    tmp = tempfile.mkdtemp(prefix="pinochle-bench-")
+    env = dict(os.environ)
+    if cold:
+        env["NUMBA_CACHE_DIR"] = os.path.join(tmp, "numba-cache")
+    cmd = [
+        sys.executable,
+        "-m",
+        "pinochle_sim",
+        "run",
+        "--hands",
+        str(hands),
+        "--quiet",
+        "--rules",
+        rules,
+        "--out",
+        os.path.join(tmp, "run"),
+    ]
+    try:
+        if not cold:  # make sure the cache is warm
+            subprocess.run(
+                cmd[:-1] + [os.path.join(tmp, "warm")], env=env, check=True, capture_output=True
+            )
+        t = time.perf_counter()
+        subprocess.run(cmd, env=env, check=True, capture_output=True)
+        return time.perf_counter() - t
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def machine() -> str:
+    return (
+        f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"numba {numba.__version__}, numpy {np.__version__}"
+    )

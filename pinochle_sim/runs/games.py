@@ -1,0 +1,68 @@
+"""Whole games: deals played until a side reaches the ruleset's ``game_target``.
+
+Each engine's games kernel plays them (:mod:`pinochle_sim.engines.games`: deal ids, dealer
+rotation and the end-of-game rule); each deal is one record row with the usual columns plus:
+
+* ``game``, ``deal`` (0-based within the game);
+* ``total_k``: side k's running total after this deal;
+* ``game_winner``: -1 while the game goes on, the winning side on the game's last deal.
+
+Games run chunk by chunk on a thread pool (the kernels release the GIL); chunk results are
+joined in game order, so the records do not depend on threads or chunk size.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pinochle_sim.engines import EngineInputs
+from pinochle_sim.engines.games import MAX_DEALS
+from pinochle_sim.runs.parallel import in_chunks
+from pinochle_sim.runs.records import games_layout
+
+__all__ = ["MAX_DEALS", "game_results", "games_layout", "play_games_array"]
+
+
+def play_games_array(
+    inputs: EngineInputs, seed: int, start: int, count: int, chunk: int = 256
+) -> np.ndarray:
+    """Play games ``start .. start+count-1``; returns ``out[column, deal row]`` (int64) in the
+    column order of :func:`games_layout`. Uses numba's current thread count."""
+    if count < 0 or start < 0:
+        raise ValueError(f"game range must be non-negative, got start={start} count={count}")
+    if (start + count) * MAX_DEALS >= 1 << 62:
+        raise ValueError("game indices are too large")
+    if chunk < 1:
+        raise ValueError("chunk must be positive")
+    base = inputs.layout.ncol
+    ncol = games_layout(inputs.rules).ncol
+
+    def one(lo: int) -> np.ndarray:
+        n = min(chunk, start + count - lo)
+        buf, rows = inputs.engine.play_games(*inputs.kernel_arrays(), seed, lo, n, ncol, base)
+        return buf[:, :rows]
+
+    if count == 0:
+        return np.empty((ncol, 0), dtype=np.int64)
+    return np.concatenate(in_chunks(one, range(start, start + count, chunk)), axis=1)
+
+
+def game_results(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per game from a games run's deal rows (``pd.read_parquet(run_dir)``): ``game``,
+    ``deals``, ``first_dealer``, ``winner`` and each side's ``final_k`` total."""
+    totals = sorted(c for c in rows.columns if c.startswith("total_"))
+    ordered = rows.sort_values(["game", "deal"])
+    first = ordered.groupby("game", sort=True).first()
+    last = ordered.groupby("game", sort=True).last()
+    out = pd.DataFrame(
+        {
+            "game": last.index.to_numpy(),
+            "deals": (last["deal"] + 1).to_numpy(),
+            "first_dealer": first["dealer"].to_numpy(),
+            "winner": last["game_winner"].to_numpy(),
+        }
+    )
+    for c in totals:
+        out[c.replace("total_", "final_")] = last[c].to_numpy()
+    return out

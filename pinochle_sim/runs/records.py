@@ -1,0 +1,124 @@
+"""The per-hand record: every Parquet column, its dtype and meaning.
+
+``pinochle-sim schema`` prints this table. Seats are 0..N-1 clockwise; a *side* (the ``_k``
+suffix of the team columns) is a partnership, team 0 being seats 0 and 2, or in games without
+partners a single player, side k = seat k. Suits are numbered 0..3 in the order S, H, D, C;
+packed hands decode with ``pinochle_sim.decode_hand`` (encoding documented in
+:mod:`pinochle_sim.core.cards`). Which columns exist, and what the engine-specific ones mean,
+comes from the rules' engine (its descriptor's ``layout`` and ``columns``); the columns every
+engine shares, and those of games runs, are documented here.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import numpy as np
+import pyarrow as pa
+
+from pinochle_sim.engines import Engine, Layout, engine_for
+from pinochle_sim.engines.base import ColumnDoc
+from pinochle_sim.rules import PRESETS, Ruleset
+
+SUIT_WORDS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+
+SHARED_COLUMNS: tuple[ColumnDoc, ...] = (
+    ("hand", "int64", "hand index within the seed (the record's key)"),
+    (r"dealt_(\d)", "int64", "seat {0}'s dealt hand, packed"),
+    (r"len_(\d)_([shdc])", "int8", "seat {0}'s dealt number of {1}"),
+    (r"aces_(\d)", "int8", "seat {0}'s dealt number of aces"),
+    ("game", "int64", "game index within the seed (games runs)"),
+    ("deal", "int16", "deal number within its game, from 0 (games runs)"),
+    (
+        "game_winner",
+        "int8",
+        "side that won the game, on the game's last deal; -1 on the deals before (games runs)",
+    ),
+    (r"total_(\d)", "int32", "side {0}'s running game total after this deal (games runs)"),
+)
+"""Columns every engine's records share (engines document their own)."""
+
+GAME_COLUMNS = ("game", "deal")
+
+
+def _arrow(dtype: str) -> pa.DataType:
+    return pa.bool_() if dtype == "bool" else pa.from_numpy_dtype(np.dtype(dtype))
+
+
+def _describe(name: str, engine: Engine) -> tuple[pa.DataType, str]:
+    for pattern, dtype, doc in engine.columns + SHARED_COLUMNS:
+        m = re.fullmatch(pattern, name)
+        if m:
+            words = [str(int(g)) if g.isdigit() else SUIT_WORDS.get(g, g) for g in m.groups()]
+            return _arrow(dtype), doc.format(*words)
+    raise KeyError(f"undocumented column {name!r}")
+
+
+@lru_cache(maxsize=16)
+def games_layout(rules: Ruleset) -> Layout:
+    """Columns of a games run: the deal columns, then game, deal, total_k, game_winner."""
+    base = engine_for(rules).layout(rules)
+    names = base.names + GAME_COLUMNS + tuple(f"total_{k}" for k in range(rules.teams))
+    return Layout(names + ("game_winner",), base.offsets)
+
+
+def layout_of(rules: Ruleset, games: bool = False) -> Layout:
+    """The record layout of a ruleset's runs (``games``: of a games run)."""
+    return games_layout(rules) if games else engine_for(rules).layout(rules)
+
+
+def fields_for(rules: Ruleset, games: bool = False) -> list[tuple[str, pa.DataType, str]]:
+    """(name, Arrow type, meaning) of every column a ruleset's records have, in order
+    (``games``: the records of a games run, with the game columns)."""
+    engine = engine_for(rules)
+    return [(name, *_describe(name, engine)) for name in layout_of(rules, games).names]
+
+
+def schema_for(rules: Ruleset, games: bool = False) -> pa.Schema:
+    return pa.schema([pa.field(name, typ) for name, typ, _ in fields_for(rules, games)])
+
+
+FIELDS = fields_for(PRESETS["partnership"])
+"""The columns of the four-hand partnership presets."""
+COLUMNS: tuple[str, ...] = tuple(name for name, _, _ in FIELDS)
+SCHEMA = schema_for(PRESETS["partnership"])
+DOCS = {name: doc for name, _, doc in FIELDS}
+
+
+def to_table(
+    out: np.ndarray,
+    rules: Ruleset,
+    metadata: dict[bytes, bytes] | None = None,
+    games: bool = False,
+) -> pa.Table:
+    """Engine output ``out[column, hand]`` (int64) to an Arrow table with compact dtypes."""
+    fields = fields_for(rules, games)
+    arrays = []
+    for i, (name, typ, _) in enumerate(fields):
+        col = out[i]
+        if pa.types.is_boolean(typ):
+            arrays.append(pa.array(col != 0))
+        else:
+            dtype = np.dtype(typ.to_pandas_dtype())
+            info = np.iinfo(dtype)
+            if col.size and (col.min() < info.min or col.max() > info.max):
+                raise ValueError(
+                    f"column {name!r} holds {int(col.min())}..{int(col.max())}, "
+                    f"which does not fit its {dtype} record type: use smaller point values"
+                )
+            arrays.append(pa.array(col.astype(dtype, copy=False)))
+    schema = schema_for(rules, games)
+    return pa.Table.from_arrays(
+        arrays, schema=schema.with_metadata(metadata) if metadata else schema
+    )
+
+
+def schema_text(rules: Ruleset | None = None, games: bool = False) -> str:
+    """The column table shown by ``pinochle-sim schema``."""
+    fields = fields_for(rules or PRESETS["partnership"], games)
+    width = max(len(n) for n, _, _ in fields)
+    lines = [f"{'column':<{width}}  {'dtype':<6}  meaning"]
+    for name, typ, doc in fields:
+        lines.append(f"{name:<{width}}  {typ!s:<6}  {doc}")
+    return "\n".join(lines)
