@@ -57,8 +57,15 @@ def _settings(rules: str, hands: int, games: bool) -> dict:
     inputs = engine_inputs(rules)
     part = GAMES_PART_SIZE if games else DEFAULT_PART_SIZE
     settings = RunSettings(
-        inputs.rules, inputs.policies, SEED, hands, part, None, games=games,
-        kinds=inputs.policy_kinds, engine_version=inputs.engine.version,
+        inputs.rules,
+        inputs.policies,
+        SEED,
+        hands,
+        part,
+        None,
+        games=games,
+        kinds=inputs.policy_kinds,
+        engine_version=inputs.engine.version,
     )
     return json.loads(json.dumps(settings.to_dict()))
 

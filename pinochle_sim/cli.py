@@ -9,13 +9,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
+import re
 import sys
 import time
 from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 import click
+import pandas as pd
 
 from pinochle_sim.core.cards import decode_hand, encode_hand, parse_suit
 from pinochle_sim.core.version import __version__
@@ -23,7 +27,13 @@ from pinochle_sim.engines import engine_for
 from pinochle_sim.policies import KINDS, POLICY_KINDS, REGISTRY, PolicySet, parse_policy_spec
 from pinochle_sim.rules import PRESETS, RulesError, Ruleset, dumps_ruleset, resolve_rules
 from pinochle_sim.rules.meld import score_meld
+from pinochle_sim.runs import bench as bench_stages
+from pinochle_sim.runs.dataset import open_dataset, read_manifest, read_provenance
+from pinochle_sim.runs.games import game_results
+from pinochle_sim.runs.parallel import threads as using
+from pinochle_sim.runs.records import schema_text
 from pinochle_sim.runs.runner import DEFAULT_PART_SIZE
+from pinochle_sim.runs.runner import run as run_sim
 from pinochle_sim.runs.show import format_hand, hand_record
 
 
@@ -303,8 +313,6 @@ def parse_count(text: str, option: str = "--hands") -> int:
     t = str(text).strip().replace("_", "")
     try:
         if any(c in t.lower() for c in ".e"):
-            from decimal import Decimal, InvalidOperation
-
             try:
                 d = Decimal(t)
             except InvalidOperation:
@@ -396,8 +404,6 @@ def run_command(
       pinochle-sim run --hands 1e6 --rules two-hand
       pinochle-sim run --games 1e5 --rules two-hand
     """
-    from pinochle_sim.runs.runner import run as run_sim
-
     if (hands_text is None) == (games_text is None):
         raise click.UsageError("give either --hands N or --games N")
     games = games_text is not None
@@ -456,8 +462,6 @@ def schema(ruleset: Ruleset, games: bool) -> None:
       pinochle-sim schema --rules three-hand
       pinochle-sim schema --rules two-hand --games
     """
-    from pinochle_sim.runs.records import schema_text
-
     click.echo(schema_text(ruleset, games))
 
 
@@ -472,14 +476,10 @@ def info(path: str, as_json: bool) -> None:
     Example:
       pinochle-sim info results/runs/partnership-seed0-1000000
     """
-    from pinochle_sim.runs.dataset import read_manifest, read_provenance
-
     meta = read_provenance(path)
     if as_json:
         click.echo(json.dumps(meta, indent=1))
         return
-    import os
-
     if os.path.isdir(path):
         man = read_manifest(path)
         sett = man["settings"]
@@ -500,11 +500,6 @@ def info(path: str, as_json: bool) -> None:
 
 
 def _games_line(path: str) -> str:
-    import pandas as pd
-
-    from pinochle_sim.runs.dataset import open_dataset
-    from pinochle_sim.runs.games import game_results
-
     totals = [n for n in open_dataset(Path(path)).schema.names if n.startswith("total_")]
     rows = pd.read_parquet(path, columns=["game", "deal", "dealer", "game_winner", *totals])
     g = game_results(rows)
@@ -529,17 +524,15 @@ def bench(hands_text: str, no_end_to_end: bool) -> None:
     Example:
       pinochle-sim bench
     """
-    from pinochle_sim.runs import bench as b
-
     n = parse_count(hands_text)
-    click.echo(f"machine: {b.machine()}")
-    for stage, k, rate in b.stage_rates(n):
+    click.echo(f"machine: {bench_stages.machine()}")
+    for stage, k, rate in bench_stages.stage_rates(n):
         click.echo(f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s")
     if not no_end_to_end:
         runs = [("partnership", False), ("partnership", True)]
         runs += [("three-hand", False), ("two-hand", False)]
         for rules, cold in runs:
-            secs = b.end_to_end(1_000_000, cold=cold, rules=rules)
+            secs = bench_stages.end_to_end(1_000_000, cold=cold, rules=rules)
             label = "cold compile cache" if cold else "warm compile cache"
             click.echo(f"end-to-end run --hands 1e6 --rules {rules:<12} {label:<18} {secs:8.2f} s")
 
@@ -580,8 +573,8 @@ def report(run_dir: str, out: str | None, formats: str, only: tuple[str, ...]) -
       pinochle-sim report r/j7 --out blog/ --format png --only go_set --only pass_value
       pinochle-sim report results/runs/two-hand-seed0-1000000
     """
-    import os
-
+    # The analysis layer (and matplotlib) loads only for commands that chart: ~0.4 s off the
+    # start of every other command. No import loop is involved (cli is the top layer).
     from pinochle_sim.analysis.reports import write_report
 
     fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
@@ -659,8 +652,9 @@ def compare_command(
       pinochle-sim compare bid.margin=20 bid.margin=-20 --hands 2e5 --seed 3
       pinochle-sim compare meld=random default --rules two-hand
     """
+    # The analysis layer (and matplotlib) loads only for commands that chart: ~0.4 s off the
+    # start of every other command. No import loop is involved (cli is the top layer).
     from pinochle_sim.analysis.compare import check_output, compare, write_match
-    from pinochle_sim.runs.parallel import threads as using
 
     n = parse_count(hands_text)
     target = out or _default_out("compare", f"{_slug(a[0])}-vs-{_slug(b[0])}", ruleset, seed, n)
@@ -679,8 +673,6 @@ def compare_command(
 
 
 def _slug(label: str) -> str:
-    import re
-
     return re.sub(r"[^A-Za-z0-9.=-]+", "_", label).strip("_")[:60] or "policies"
 
 
@@ -754,9 +746,9 @@ def sweep_command(
       pinochle-sim sweep --param bid.margin=-40:40:10 --hands 1e5
       pinochle-sim sweep --param bid.risk=60,75,90 --base bid=calibrated --against default
     """
+    # The analysis layer (and matplotlib) loads only for commands that chart: ~0.4 s off the
+    # start of every other command. No import loop is involved (cli is the top layer).
     from pinochle_sim.analysis.compare import check_output, parse_range, sweep, write_sweep
-    from pinochle_sim.core.version import __version__
-    from pinochle_sim.runs.parallel import threads as using
 
     try:
         key, values = parse_range(param_text)

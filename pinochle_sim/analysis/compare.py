@@ -29,8 +29,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
+from pinochle_sim.analysis.reports.charts_compare import match_chart, sweep_chart
 from pinochle_sim.analysis.reports.stats import Z95, wilson
+from pinochle_sim.analysis.reports.style import save
 from pinochle_sim.core.version import __version__
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import PolicySet, seat_policy_array
@@ -246,12 +250,6 @@ def _publish(tmp: Path, out: str | Path) -> Path:
 def write_match(match: Match, out: str | Path, overwrite: bool = False) -> Path:
     """Write ``pairs.parquet`` (one row per deal, provenance in its metadata), ``summary.csv``,
     ``summary.json`` and the chart into ``out``, atomically (a temporary folder renamed)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from pinochle_sim.analysis.reports.charts_compare import match_chart
-    from pinochle_sim.analysis.reports.style import save
-
     tmp = _prepare(out, overwrite, "pairs.parquet")
     meta = match.meta()
     table = pa.Table.from_pandas(match.pairs, preserve_index=False)
@@ -324,12 +322,6 @@ def write_sweep(
     overwrite: bool = False,
 ) -> Path:
     """Write ``sweep.csv``, ``diffs.parquet`` (per deal and value) and the chart, atomically."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from pinochle_sim.analysis.reports.charts_compare import sweep_chart
-    from pinochle_sim.analysis.reports.style import save
-
     tmp = _prepare(out, overwrite, "sweep.csv")
     table.to_csv(tmp / "sweep.csv", index=False, float_format="%.4f")
     t = pa.Table.from_pandas(diffs, preserve_index=False)

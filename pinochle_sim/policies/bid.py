@@ -1,8 +1,8 @@
 """Bidding policies: each turns a dealt hand into a bid limit and a preferred trump.
 
-A policy values the hand once; the auction (:mod:`pinochle_sim.auction`) then raises while the
-next bid is within that limit. Values are computed in ``partnership`` points (game points times
-the ruleset's ``scale``) so the same constants serve ``joedog``'s small scoring.
+A policy values the hand once; the auction (:mod:`pinochle_sim.engines.auction.bidding`) then
+raises while the next bid is within that limit. Values are computed in ``partnership`` points
+(game points times the ruleset's ``scale``) so the same constants serve ``joedog``'s small scoring.
 
 ``estimate`` (default) values each trump suit ``s`` as::
 

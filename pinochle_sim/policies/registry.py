@@ -9,7 +9,9 @@ kernels read (layout in :mod:`pinochle_sim.policies.slots`).
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -370,12 +372,8 @@ def parse_policy_spec(spec: str) -> tuple[str, PolicySet]:
 
     Returns (label, policies); the label is the file's ``name``, else the spec itself.
     """
-    from pathlib import Path
-
     text = spec.strip()
     if text.endswith(".toml") or Path(text).is_file():
-        import tomllib
-
         try:
             doc = tomllib.loads(Path(text).read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -421,3 +419,25 @@ def parse_policy_spec(spec: str) -> tuple[str, PolicySet]:
 
 def _from_names(names: dict[str, str], params: dict[str, Any]) -> PolicySet:
     return PolicySet.from_options(params, **names)
+
+
+def policies_markdown() -> str:
+    """Every policy of every kind with its parameters, as Markdown (``docs/policies.md``)."""
+    lines = [
+        "# Policies",
+        "",
+        "Generated from the policy registry (`pinochle_sim/policies/registry.py`); "
+        "`tests/test_docs.py` keeps this file in step with it. A policy set picks one policy of "
+        "each kind (`--bid`, `--pass`, `--play`, ... on the command line; `PolicySet(play=...)` "
+        "in Python) and overrides parameters as `KIND.NAME=VALUE` (`--param bid.margin=20`). "
+        "Every parameter is an integer.",
+    ]
+    for k in POLICY_KINDS:
+        lines += ["", f"## {k.name}", "", f"{k.help} Default: `{k.default}`."]
+        for info in REGISTRY[k.name].values():
+            lines += ["", f"### {k.name}={info.name}", "", info.doc[0].upper() + info.doc[1:] + "."]
+            if info.params:
+                lines += ["", "| parameter | default | meaning |", "|---|---|---|"]
+                for pname, (default, doc) in info.params.items():
+                    lines.append(f"| `{k.name}.{pname}` | {default} | {doc} |")
+    return "\n".join(lines) + "\n"

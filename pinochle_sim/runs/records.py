@@ -122,3 +122,34 @@ def schema_text(rules: Ruleset | None = None, games: bool = False) -> str:
     for name, typ, doc in fields:
         lines.append(f"{name:<{width}}  {typ!s:<6}  {doc}")
     return "\n".join(lines)
+
+
+def records_markdown() -> str:
+    """Every column of every engine's records, as Markdown (``docs/records.md``)."""
+    lines = [
+        "# Records",
+        "",
+        "Generated from the record layouts (`pinochle_sim/runs/records.py` and each engine's "
+        "`layout.py`); `tests/test_docs.py` keeps this file in step with them. A run folder holds "
+        "Parquet part files, one row per hand (per deal in a games run), with these columns; "
+        "`pinochle-sim schema --rules NAME` prints the same table for any ruleset. Packed "
+        "hands are 48-bit integers (`pinochle_sim/core/cards.py`): bit `face` is a first copy, "
+        "bit `24 + face` a second, with `face = suit * 6 + rank`, suits S H D C and ranks "
+        "9 J Q K 10 A.",
+    ]
+    shown = (
+        ("partnership", False, "Four seats in partnerships (partnership, partnership-classic, "
+         "joedog)"),
+        ("three-hand", False, "Three seats, each for itself, with a widow (three-hand)"),
+        ("two-hand", False, "Two seats with a stock (two-hand)"),
+        ("three-hand", True, "Games runs (`run --games`): the columns above plus (one "
+         "`total_k` per side)"),
+    )  # fmt: skip
+    for preset, games, title in shown:
+        fields = fields_for(PRESETS[preset], games)
+        if games:
+            base = {n for n, _, _ in fields_for(PRESETS[preset])}
+            fields = [f for f in fields if f[0] not in base]
+        lines += ["", f"## {title}", "", "| column | dtype | meaning |", "|---|---|---|"]
+        lines += [f"| `{n}` | {t} | {d} |" for n, t, d in fields]
+    return "\n".join(lines) + "\n"

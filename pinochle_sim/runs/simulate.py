@@ -79,7 +79,7 @@ def play_hands(
 ) -> dict[str, np.ndarray]:
     """Play a contiguous range of hand indices; returns ``{column: int64 array}``.
 
-    Column meanings are documented in :mod:`pinochle_sim.records`. The result for hand ``i``
+    Column meanings are documented in :mod:`pinochle_sim.runs.records`. The result for hand ``i``
     depends only on ``(seed, i, rules, policies, dealer)``, never on ``chunk`` or ``threads_``.
     """
     inputs = engine_inputs(rules, policies)

@@ -14,11 +14,10 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
 from pinochle_sim.analysis.reports.questions import MARGIN_SIDES
 from pinochle_sim.analysis.reports.style import PALETTE, new_figure, styled, subtitle_from
+from pinochle_sim.runs.dataset import ruleset_of
 
 
 def _rules(meta: dict[str, Any]) -> Any:
-    from pinochle_sim.runs.dataset import ruleset_of
-
     return ruleset_of(meta)
 
 

@@ -510,10 +510,17 @@ def widow_value(data: Data) -> pd.DataFrame:
 # --------------------------------------------------------------------------- two-hand
 
 
+STOCK_COLUMNS = ("stock_tricks_0", "stock_tricks_1")
+"""Columns of runs whose rules draw from a stock (two-hand): stock tricks won per seat."""
+AUCTION_COLUMNS = ("bid", "bidder")
+"""Columns of runs whose rules hold an auction."""
+
+
 def _need_two_hand(data: Data, question: str) -> int:
-    """Stock tricks per deal of a two-hand run (RULES.md section 9); other runs are an error."""
+    """Stock tricks per deal of a run with a stock (two-hand, docs/rules.md section 9); other
+    runs are an error."""
     r = rules_of(data)
-    if r.trump_by != "turn-up":
+    if r.stock_size == 0 or not set(STOCK_COLUMNS) <= set(column_names(data)):
         raise ValueError(f"{question} is a question about two-hand games; this run is {r.name!r}")
     return r.stock_size // 2
 

@@ -261,19 +261,15 @@ def _text_win_probability(t: pd.DataFrame, r: Ruleset) -> str:
     )
 
 
-def _auction(r: Ruleset) -> bool:
-    return r.trump_by == "auction"
-
-
-def _two_hand(r: Ruleset) -> bool:
-    return r.trump_by == "turn-up"
-
-
 MIN_HANDS = 1000
 """Smaller runs leave most chart groups empty."""
 
 
-MADE_BY = {"game": "a games run: pinochle-sim run --games N"}
+MADE_BY = {
+    "game": "a games run: pinochle-sim run --games N",
+    "bid": "rules with an auction",
+    "stock_tricks_0": "rules with a stock and a turned-up trump",
+}
 """How to get a run with a column some study requires."""
 
 
@@ -304,7 +300,7 @@ STUDIES: dict[str, Study] = {
         questions.meld_distribution,
         charts.meld_distribution,
         _text_meld_distribution,
-        _auction,
+        requires=questions.AUCTION_COLUMNS,
     ),
     "partner_meld": Study(
         "What to expect from your partner",
@@ -325,18 +321,28 @@ STUDIES: dict[str, Study] = {
         questions.bid_vs_meld,
         charts.bid_vs_meld,
         _text_bid_vs_meld,
-        _auction,
+        requires=questions.AUCTION_COLUMNS,
     ),
-    "go_set": Study("Go-set probability", questions.go_set, charts.go_set, _text_go_set, _auction),
+    "go_set": Study(
+        "Go-set probability",
+        questions.go_set,
+        charts.go_set,
+        _text_go_set,
+        requires=questions.AUCTION_COLUMNS,
+    ),
     "bidding_side_tricks": Study(
         "Trick points of the bidding side",
         questions.bidding_side_tricks,
         charts.bidding_side_tricks,
         _text_tricks,
-        _auction,
+        requires=questions.AUCTION_COLUMNS,
     ),
     "auction_summary": Study(
-        "The auction", questions.auction_summary, charts.auction_summary, _text_auction, _auction
+        "The auction",
+        questions.auction_summary,
+        charts.auction_summary,
+        _text_auction,
+        requires=questions.AUCTION_COLUMNS,
     ),
     "widow_value": Study(
         "The value of the widow",
@@ -350,21 +356,21 @@ STUDIES: dict[str, Study] = {
         questions.meld_laid,
         charts.meld_laid,
         _text_meld_laid,
-        _two_hand,
+        requires=questions.STOCK_COLUMNS,
     ),
     "early_tricks": Study(
         "The value of winning stock tricks",
         questions.early_tricks,
         charts.early_tricks,
         _text_early_tricks,
-        _two_hand,
+        requires=questions.STOCK_COLUMNS,
     ),
     "score_margin": Study(
         "Final score margin",
         questions.score_margin,
         charts.score_margin,
         _text_score_margin,
-        _two_hand,
+        requires=questions.STOCK_COLUMNS,
     ),
     "win_probability": Study(
         "Who wins from here: game win probability by score situation",

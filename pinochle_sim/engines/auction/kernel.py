@@ -9,8 +9,8 @@ the records do
 not depend on thread count or chunk size.
 
 Output columns are rows of one int64 array ``out[column, hand]`` placed by the ruleset's
-:mod:`pinochle_sim.layout` (``lay``). A *side* is a partnership (side = seat % 2) or, without
-partners, a single player (side = seat).
+layout (:mod:`pinochle_sim.engines.auction.layout`, ``lay``). A *side* is a partnership
+(side = seat % 2) or, without partners, a single player (side = seat).
 """
 
 from __future__ import annotations

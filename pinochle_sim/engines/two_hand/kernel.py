@@ -8,9 +8,9 @@ stock card and the loser the face-up card. Melds return to the hands and the las
 played with follow / beat-a-trump-lead / trump-if-void. Trick points (plus the last trick) are
 rounded to tens (units 7-9 up) and added to the meld.
 
-Cards are tracked one physical copy at a time (:mod:`pinochle_sim.stockmeld`): which copies lie
-on the table and which melds each has served decide what may be melded next. Columns are the
-fixed two-hand layout of :mod:`pinochle_sim.layout` (``D_*``).
+Cards are tracked one physical copy at a time (:mod:`pinochle_sim.engines.two_hand.table`):
+which copies lie on the table and which melds each has served decide what may be melded next.
+Columns are the fixed two-hand layout of :mod:`pinochle_sim.engines.two_hand.layout` (``D_*``).
 """
 
 from __future__ import annotations
@@ -60,9 +60,14 @@ from pinochle_sim.engines.two_hand.layout import (
 )
 from pinochle_sim.engines.two_hand.policies import choose_dix, choose_meld, stock_play
 from pinochle_sim.engines.two_hand.table import (
+    CA_CLASS,
     CA_DIX,
     CA_FIELDS,
+    CA_FIRST,
+    CA_NEED,
     CA_STRIDE,
+    CA_VALUE,
+    CLASS_SEQUENCE,
     CS_LEVEL,
     CS_OWN,
     CS_SIZE,
@@ -214,13 +219,13 @@ def _meld_turn(
     i = choose_meld(cs, ca, pp[p], p, st[X_HANDS + p], trump, n_stock - 1 - t, rs)
     base = TT_TRICKS + t * TW
     if i >= 0:
-        o = trump * CA_STRIDE + 1 + CA_FIELDS * i
-        used, from_table = lay(cs, p, ca[o + 2], ca[o], ca[o + 1])
-        laid += ca[o + 1]
+        o = trump * CA_STRIDE + CA_FIRST + CA_FIELDS * i
+        used, from_table = lay(cs, p, ca[o + CA_NEED], ca[o + CA_CLASS], ca[o + CA_VALUE])
+        laid += ca[o + CA_VALUE]
         st[X_SIDE + XS_MELDS_LAID + p] += 1
         if tracing:
             trace[base + TW_MELD] = i
-            trace[base + TW_MELD_VALUE] = ca[o + 1]
+            trace[base + TW_MELD_VALUE] = ca[o + CA_VALUE]
             trace[base + TW_MELD_CARDS] = used
             trace[base + TW_MELD_TABLE] = from_table
     swapped = False
@@ -233,7 +238,7 @@ def _meld_turn(
         if show:
             laid += ca[CA_DIX]
             st[X_SIDE + XS_DIX + p] += 1
-            cs[CS_LEVEL + 4 * d + 1] = ca[CA_DIX]
+            cs[CS_LEVEL + 4 * d + CLASS_SEQUENCE] = ca[CA_DIX]
             cs[CS_TAB + d] = 1
             swapped = exchange and up_available
             if swapped:
@@ -403,7 +408,7 @@ def _play_deal(
     turnup = ra[RA_TURNUP_DIX] if (up >> 1) % 6 == 0 else 0
     st[X_SIDE + XS_MELD + dealer] += turnup
     if turnup:  # the turned-up 9 has been scored: it can never be shown as the dix
-        st[X_CS + CS_LEVEL + 4 * up + 1] = 1
+        st[X_CS + CS_LEVEL + 4 * up + CLASS_SEQUENCE] = 1
     n_stock = 24 - ra[RA_HAND_SIZE]
     if tracing:
         trace[TT_UP] = up

@@ -33,7 +33,18 @@ from pinochle_sim.core.bits import lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import below
 from pinochle_sim.core.tricks import SUIT_MASK, beaters, higher_in_suit
-from pinochle_sim.engines.two_hand.table import CA_FIELDS, CA_STRIDE, absent, shortfall, usable
+from pinochle_sim.engines.two_hand.table import (
+    CA_CLASS,
+    CA_COUNT,
+    CA_FIELDS,
+    CA_FIRST,
+    CA_NEED,
+    CA_STRIDE,
+    CA_VALUE,
+    absent,
+    shortfall,
+    usable,
+)
 from pinochle_sim.policies.play import face_points
 from pinochle_sim.policies.slots import (
     MELD_BUILD_UP,
@@ -66,9 +77,9 @@ def meld_outlook(
     best_v = 0
     now = 0
     near = 0
-    for i in range(ca[base]):
-        o = base + 1 + CA_FIELDS * i
-        cls, value, need = ca[o], ca[o + 1], ca[o + 2]
+    for i in range(ca[base + CA_COUNT]):
+        o = base + CA_FIRST + CA_FIELDS * i
+        cls, value, need = ca[o + CA_CLASS], ca[o + CA_VALUE], ca[o + CA_NEED]
         if absent(hand, need) > 1:  # cheap test first: most melds lack several cards
             continue
         short = shortfall(cs, p, hand, need, cls, value)
@@ -92,7 +103,7 @@ def meld_outlook(
 
 @jit
 def _layable(cs: np.ndarray, ca: np.ndarray, p: int, hand: int, o: int) -> bool:
-    return shortfall(cs, p, hand, ca[o + 2], ca[o], ca[o + 1]) == 0
+    return shortfall(cs, p, hand, ca[o + CA_NEED], ca[o + CA_CLASS], ca[o + CA_VALUE]) == 0
 
 
 @jit
@@ -108,34 +119,38 @@ def choose_meld(
 ) -> int:
     """Candidate index of the meld ``p`` (holding ``hand``) lays down now (-1 = none)."""
     base = trump * CA_STRIDE
-    n = ca[base]
+    n = ca[base + CA_COUNT]
     if pp[PP_MELD] != MELD_GREEDY:
         k = 0
         for i in range(n):
-            o = base + 1 + CA_FIELDS * i
-            k += absent(hand, ca[o + 2]) == 0 and _layable(cs, ca, p, hand, o)
+            o = base + CA_FIRST + CA_FIELDS * i
+            k += absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o)
         pick = below(rs, k + 1)
         for i in range(n):
-            o = base + 1 + CA_FIELDS * i
-            if absent(hand, ca[o + 2]) == 0 and _layable(cs, ca, p, hand, o):
+            o = base + CA_FIRST + CA_FIELDS * i
+            if absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o):
                 if pick == 0:
                     return i
                 pick -= 1
         return -1
     best = -1
     for i in range(n):
-        o = base + 1 + CA_FIELDS * i
-        if absent(hand, ca[o + 2]) == 0 and _layable(cs, ca, p, hand, o):
+        o = base + CA_FIRST + CA_FIELDS * i
+        if absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o):
             best = i
             break
     build = pp[PP_MELD_PARAMS + MELD_BUILD_UP] != 0
     if best < 0 or not build or tricks_left < pp[PP_MELD_PARAMS + MELD_BUILD_UP_MIN]:
         return best
-    ob = base + 1 + CA_FIELDS * best
+    ob = base + CA_FIRST + CA_FIELDS * best
     for i in range(best + 1, n):  # the largest smaller meld of the same class inside it
-        o = base + 1 + CA_FIELDS * i
-        inside = (ca[o + 2] & ~ca[ob + 2]) == 0
-        smaller = ca[o] == ca[ob] and ca[o + 1] < ca[ob + 1] and inside
+        o = base + CA_FIRST + CA_FIELDS * i
+        inside = (ca[o + CA_NEED] & ~ca[ob + CA_NEED]) == 0
+        smaller = (
+            ca[o + CA_CLASS] == ca[ob + CA_CLASS]
+            and ca[o + CA_VALUE] < ca[ob + CA_VALUE]
+            and inside
+        )
         if smaller and _layable(cs, ca, p, hand, o) and _still_layable_after(cs, ca, p, ob, o):
             return i
     return best
@@ -145,22 +160,23 @@ def choose_meld(
 def _still_layable_after(cs: np.ndarray, ca: np.ndarray, p: int, big: int, small: int) -> bool:
     """Whether the meld at ``big`` can still be laid after laying the smaller one at ``small``
     (inside it, same class): a concealed card of it must be left over, since every new meld needs
-    one. The small meld uses table cards first (as :func:`pinochle_sim.stockmeld.lay`)."""
-    cls = ca[big]
+    one. The small meld uses table cards first (as
+    :func:`pinochle_sim.engines.two_hand.table.lay`)."""
+    cls = ca[big + CA_CLASS]
     hidden_big = 0
-    m = ca[big + 2] & 0xFFFFFF
+    m = ca[big + CA_NEED] & 0xFFFFFF
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        hidden_big += usable(cs, p, f, cls, ca[big + 1])[1]
+        hidden_big += usable(cs, p, f, cls, ca[big + CA_VALUE])[1]
     hidden_used = 0
-    need = ca[small + 2]
+    need = ca[small + CA_NEED]
     m = need & 0xFFFFFF
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
         want = 1 + ((need >> (24 + f)) & 1)
-        n, hidden = usable(cs, p, f, cls, ca[small + 1])
+        n, hidden = usable(cs, p, f, cls, ca[small + CA_VALUE])
         hidden_used += max(0, want - (n - hidden))
     return hidden_big - max(hidden_used, 1) >= 1
 

@@ -35,6 +35,10 @@ from pinochle_sim.core.bits import lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.rules import MeldTable, Ruleset
 
+CLASS_SEQUENCE = 1
+"""Meld class of the trump sequence, marriages and the dix (levels in ``cs`` by class)."""
+CLASS_PINOCHLE = 2
+CLASS_AROUND = 3
 IN_STOCK = 2
 PLAYED = 3
 CS_OWN = 0
@@ -43,8 +47,20 @@ CS_LEVEL = 96
 CS_SIZE = CS_LEVEL + 4 * 48
 
 MAX_CANDIDATES = 20
+CA_COUNT = 0
+"""Offset, in a trump's block of the candidate array, of its number of candidate melds."""
+CA_FIRST = 1
+"""Offset of its first candidate row; rows follow, :data:`CA_FIELDS` slots each."""
+CA_CLASS = 0
+"""Row field: the meld's class (1 trump sequence and marriages, 2 pinochles, 3 arounds)."""
+CA_VALUE = 1
+"""Row field: the meld's value."""
+CA_NEED = 2
+"""Row field: the faces it needs, packed like a hand."""
+CA_NAME = 3
+"""Row field: its index into :data:`MELD_NAMES`."""
 CA_FIELDS = 4
-CA_STRIDE = 1 + CA_FIELDS * MAX_CANDIDATES
+CA_STRIDE = CA_FIRST + CA_FIELDS * MAX_CANDIDATES
 CA_DIX = 4 * CA_STRIDE
 CA_SIZE = CA_DIX + 1
 
@@ -88,21 +104,27 @@ def candidates(t: MeldTable, trump: int) -> list[tuple[int, int, int, int]]:
     tf = [C.face(trump, r) for r in range(C.NUM_RANKS)]
     run = [tf[r] for r in _RUN]
     rows = [
-        (1, t.run, run, 0),
-        (1, t.run_extra_king, run + [tf[C.RK]], 1),
-        (1, t.run_extra_queen, run + [tf[C.RQ]], 2),
-        (1, t.run_trump_marriage, run + [tf[C.RK], tf[C.RQ]], 3),
-        (1, t.double_run, run + run, 4),
-        (1, t.trump_marriage, [tf[C.RK], tf[C.RQ]], 5),
+        (CLASS_SEQUENCE, t.run, run, 0),
+        (CLASS_SEQUENCE, t.run_extra_king, run + [tf[C.RK]], 1),
+        (CLASS_SEQUENCE, t.run_extra_queen, run + [tf[C.RQ]], 2),
+        (CLASS_SEQUENCE, t.run_trump_marriage, run + [tf[C.RK], tf[C.RQ]], 3),
+        (CLASS_SEQUENCE, t.double_run, run + run, 4),
+        (CLASS_SEQUENCE, t.trump_marriage, [tf[C.RK], tf[C.RQ]], 5),
     ]
     for s in range(C.NUM_SUITS):
         if s != trump:
-            rows.append((1, t.marriage, [C.face(s, C.RK), C.face(s, C.RQ)], 6))
+            rows.append((CLASS_SEQUENCE, t.marriage, [C.face(s, C.RK), C.face(s, C.RQ)], 6))
     pin = [C.face(C.S, C.RQ), C.face(C.D, C.RJ)]
-    rows += [(2, t.pinochle, pin, 7), (2, t.double_pinochle, pin + pin, 8)]
+    rows += [
+        (CLASS_PINOCHLE, t.pinochle, pin, 7),
+        (CLASS_PINOCHLE, t.double_pinochle, pin + pin, 8),
+    ]
     for i, r in enumerate((C.RA, C.RK, C.RQ, C.RJ)):
         row = [C.face(s, r) for s in range(C.NUM_SUITS)]
-        rows += [(3, t.around[i], row, 9 + i), (3, t.eight[i], row + row, 13 + i)]
+        rows += [
+            (CLASS_AROUND, t.around[i], row, 9 + i),
+            (CLASS_AROUND, t.eight[i], row + row, 13 + i),
+        ]
     out = [(k, v, _packed(faces), name) for k, v, faces, name in rows if v > 0]
     out.sort(key=lambda row: -row[1])
     return out
@@ -114,9 +136,9 @@ def _candidate_array(t: MeldTable) -> np.ndarray:
     for trump in range(C.NUM_SUITS):
         rows = candidates(t, trump)
         base = trump * CA_STRIDE
-        a[base] = len(rows)
+        a[base + CA_COUNT] = len(rows)
         for i, row in enumerate(rows):
-            a[base + 1 + CA_FIELDS * i : base + 1 + CA_FIELDS * (i + 1)] = row
+            a[base + CA_FIRST + CA_FIELDS * i : base + CA_FIRST + CA_FIELDS * (i + 1)] = row
     a[CA_DIX] = t.dix
     a.flags.writeable = False
     return a
@@ -253,7 +275,8 @@ def _played_key(cs: np.ndarray, p: int, i: int) -> int:
         return -1
     if cs[CS_TAB + i] == 0:
         return 0
-    return 1 + cs[CS_LEVEL + 4 * i + 1] + cs[CS_LEVEL + 4 * i + 2] + cs[CS_LEVEL + 4 * i + 3]
+    at = CS_LEVEL + 4 * i
+    return 1 + cs[at + CLASS_SEQUENCE] + cs[at + CLASS_PINOCHLE] + cs[at + CLASS_AROUND]
 
 
 @jit
@@ -262,6 +285,6 @@ def dix_card(cs: np.ndarray, p: int, trump: int) -> int:
     f = 6 * trump  # rank 9 is rank 0
     for c in range(2):
         i = 2 * f + c
-        if cs[CS_OWN + i] == p and cs[CS_LEVEL + 4 * i + 1] == 0:
+        if cs[CS_OWN + i] == p and cs[CS_LEVEL + 4 * i + CLASS_SEQUENCE] == 0:
             return i
     return -1

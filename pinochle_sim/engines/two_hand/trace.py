@@ -1,8 +1,9 @@
 """A two-hand deal move by move (``show --rules two-hand``): every trick with its winner, the
 meld laid, the dix, and the cards drawn; then the play-out and the score.
 
-Cards in the record carry their physical ``copy`` (0 or 1; see :mod:`pinochle_sim.stockmeld`)
-and, when played or melded, whether they came ``from`` the concealed ``hand`` or the ``table``.
+Cards in the record carry their physical ``copy`` (0 or 1; see
+:mod:`pinochle_sim.engines.two_hand.table`) and, when played or melded, whether they came
+``from`` the concealed ``hand`` or the ``table``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,13 @@ from pinochle_sim.engines.two_hand.kernel import (
     TW_TABLE2,
     TW_WINNER,
 )
-from pinochle_sim.engines.two_hand.table import CA_FIELDS, CA_STRIDE, MELD_NAMES
+from pinochle_sim.engines.two_hand.table import (
+    CA_FIELDS,
+    CA_FIRST,
+    CA_NAME,
+    CA_STRIDE,
+    MELD_NAMES,
+)
 
 
 def _card(i: int) -> dict[str, Any]:
@@ -80,10 +87,10 @@ def two_hand_record(
         }
         if t < n_stock:
             if trace[b + TW_MELD] >= 0:
-                o = trump * CA_STRIDE + 1 + CA_FIELDS * int(trace[b + TW_MELD])
+                o = trump * CA_STRIDE + CA_FIRST + CA_FIELDS * int(trace[b + TW_MELD])
                 trick["meld"] = {
                     "seat": winner,
-                    "name": MELD_NAMES[int(inputs.xa[o + 3])],
+                    "name": MELD_NAMES[int(inputs.xa[o + CA_NAME])],
                     "points": int(trace[b + TW_MELD_VALUE]),
                     "cards": _cards_of(
                         int(trace[b + TW_MELD_CARDS]), int(trace[b + TW_MELD_TABLE])

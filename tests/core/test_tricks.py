@@ -1,23 +1,18 @@
-"""Trick-play kernels (pinochle_sim.tricks) against the reference oracle (RULES.md 1 and 7).
+"""Trick-play kernels (pinochle_sim.core.tricks) against the reference oracle (RULES.md 1 and 7).
 
 ``legal_mask`` and ``beaters`` work on 24-bit face masks (``face = suit * 6 + rank``, ranks
 ascending 9, J, Q, K, 10, A). The helpers below convert card strings to faces independently of
-``pinochle_sim.cards`` so that these tests rely on nothing but RULES.md and the oracle.
+``pinochle_sim.core.cards`` so that these tests rely on nothing but RULES.md and the oracle.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from reference import canon, ref_beats, ref_legal, ref_trick_winner
 
 from pinochle_sim.core.tricks import (
     HEAD_ALWAYS,
@@ -29,8 +24,9 @@ from pinochle_sim.core.tricks import (
     remove_card,
     suit_len,
 )
+from tests.oracles.reference import canon, ref_beats, ref_legal, ref_trick_winner
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 TRICK_EXAMPLES = json.loads((DATA / "trick_examples.json").read_text())
 
 SUIT_CHARS = "SHDC"

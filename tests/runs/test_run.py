@@ -234,8 +234,7 @@ def test_kill_9_leaves_only_complete_parts_and_resume_completes(tmp_path):
         assert np.array_equal(df[c].to_numpy().astype(np.int64), cols[c]), c
 
 
-def test_cli_run_summary_and_errors(tmp_path):
-    runner = CliRunner()
+def test_cli_run_summary_and_errors(tmp_path, runner: CliRunner):
     out = tmp_path / "c"
     r = runner.invoke(main, ["run", "--hands", "2_000", "--out", str(out), "--seed", "3"])
     assert r.exit_code == 0, r.output
@@ -277,8 +276,7 @@ def _two_hand_variant(tmp_path, line: str):
     return path
 
 
-def test_cli_hands_forms_are_equal(tmp_path):
-    runner = CliRunner()
+def test_cli_hands_forms_are_equal(tmp_path, runner: CliRunner):
     frames = []
     for i, form in enumerate(["1e3", "1_000", "1000"]):
         out = tmp_path / f"f{i}"

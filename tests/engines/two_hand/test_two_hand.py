@@ -35,7 +35,7 @@ from pinochle_sim.rules.arrays import RA_FOLLOW, RA_HEAD, RA_TRUMP, rule_array
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.show import format_hand, hand_record
 from pinochle_sim.runs.simulate import engine_inputs, play_hands, play_hands_array
-from tests.reference_two_hand import round_tens_7up, validate_two_hand
+from tests.oracles.reference_two_hand import round_tens_7up, validate_two_hand
 
 TWO = get_preset("two-hand")
 POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}  # RULES.md 2, two-hand column
@@ -373,8 +373,7 @@ def test_show_reads_like_a_game():
     assert set(rec["policies"]) == {"play", "meld", "stock"}
 
 
-def test_cli_run_show_schema_on_two_hand(tmp_path):
-    runner = CliRunner()
+def test_cli_run_show_schema_on_two_hand(tmp_path, runner: CliRunner):
     out = tmp_path / "th"
     r = runner.invoke(main, ["run", "--hands", "3000", "--rules", "two-hand", "--out", str(out)])
     assert r.exit_code == 0, r.output

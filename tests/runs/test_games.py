@@ -15,6 +15,7 @@ from pinochle_sim.rules import get_preset
 from pinochle_sim.runs.games import MAX_DEALS, games_layout, play_games_array
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
+from tests.catalog import ALL_PRESETS
 
 
 def _games(rules: str, seed: int, start: int, count: int, chunk: int = 256) -> pd.DataFrame:
@@ -57,7 +58,7 @@ def test_end_of_game_rule(totals, bside, expected):
     assert ref_winner(totals, 1500, bside) == expected
 
 
-@pytest.mark.parametrize("rules", ["partnership", "three-hand", "two-hand", "joedog"])
+@pytest.mark.parametrize("rules", ALL_PRESETS)
 def test_game_invariants(rules):
     r = get_preset(rules)
     d = _games(rules, 3, 0, 400)
@@ -118,8 +119,7 @@ def test_two_hand_games_end_at_1000():
     assert (before[["total_0", "total_1"]].max(axis=1) < 1000).sum() == (~both).sum()
 
 
-def test_cli_run_games(tmp_path):
-    runner = CliRunner()
+def test_cli_run_games(tmp_path, runner: CliRunner):
     out = tmp_path / "g"
     r = runner.invoke(
         main, ["run", "--games", "300", "--rules", "two-hand", "--out", str(out), "--quiet"]

@@ -224,8 +224,7 @@ def test_calibrated_risk_orders_bids_and_make_rates():
 # --------------------------------------------------------------------------- CLI
 
 
-def test_cli_compare_and_sweep(tmp_path):
-    runner = CliRunner()
+def test_cli_compare_and_sweep(tmp_path, runner: CliRunner):
     out = tmp_path / "cmp"
     r = runner.invoke(
         main, ["compare", "play=counting", "default", "--hands", "600", "--out", str(out)]

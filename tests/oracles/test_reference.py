@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from reference import (
+from tests.oracles.reference import (
     MELD_TABLES,
     RANKS,
     SUITS,
@@ -37,7 +34,7 @@ from reference import (
     ref_trick_winner,
 )
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 MELD_EXAMPLES = json.loads((DATA / "meld_examples.json").read_text())
 TRICK_EXAMPLES = json.loads((DATA / "trick_examples.json").read_text())
 DECK = [r + s for s in SUITS for r in RANKS] * 2

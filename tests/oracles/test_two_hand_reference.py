@@ -10,14 +10,15 @@ computed by hand in the comments, so the builder cannot silently agree with an o
 from __future__ import annotations
 
 import copy
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from reference_two_hand import card_points, round_tens_7up, trick_winner, validate_two_hand
+from tests.oracles.reference_two_hand import (
+    card_points,
+    round_tens_7up,
+    trick_winner,
+    validate_two_hand,
+)
 
 # --------------------------------------------------------------------------- small functions
 

@@ -1,6 +1,6 @@
 """Meld scoring (RULES.md section 6) against golden data and the independent oracle.
 
-The jitted kernel ``pinochle_sim.meld._meld`` is compared with ``reference.ref_meld`` (an
+The jitted kernel ``pinochle_sim.rules.meld._meld`` is compared with ``reference.ref_meld`` (an
 exhaustive search written from RULES.md alone) on random and deliberately skewed hands, for
 every trump and every meld table. The hands are packed here from the documented layout, so the
 comparison does not lean on ``encode_hand`` either.
@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import sys
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
@@ -19,15 +18,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from reference import ref_meld, ref_meld_list
-
 from pinochle_sim import Meld, MeldResult, get_preset, score_meld
 from pinochle_sim.rules import TABLE_A, TABLE_B, TABLE_C, TABLE_D
 from pinochle_sim.rules.meld import _meld, meld_table_array
+from tests.oracles.reference import ref_meld, ref_meld_list
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 MELD_EXAMPLES = json.loads((DATA / "meld_examples.json").read_text())
 
 SUITS = "SHDC"

@@ -13,7 +13,7 @@ from pinochle_sim import decode_hand
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.runs.show import format_hand, hand_record
 from pinochle_sim.runs.simulate import play_hands
-from tests.reference import ref_auction, ref_check_play, ref_meld
+from tests.oracles.reference import ref_auction, ref_check_play, ref_meld
 
 POINTS = {"A": 10, "10": 10, "K": 10, "Q": 0, "J": 0, "9": 0}  # RULES.md 2, three-hand column
 

@@ -1,0 +1,75 @@
+"""The policy registry: every kind named once (``POLICY_KINDS``), slots that do not overlap, ids
+unique, ``PolicySet`` built from the kinds table, and the play dispatch reading integer
+parameters for any registered play policy."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import numpy as np
+import pytest
+
+from pinochle_sim.policies import KIND, KINDS, POLICY_KINDS, REGISTRY, PolicySet, slots
+from pinochle_sim.policies.dispatch import PLAY_PARAMS
+from tests.catalog import policies_of
+
+
+def test_kinds_are_listed_once_and_match_the_registry() -> None:
+    assert tuple(k.name for k in POLICY_KINDS) == KINDS
+    assert set(KINDS) == set(REGISTRY) and set(KIND) == set(KINDS)
+    for k in POLICY_KINDS:
+        assert k.default == next(iter(REGISTRY[k.name])), "the default is listed first"
+
+
+def test_slots_do_not_overlap_and_fit_the_array() -> None:
+    ids = [k.id_slot for k in POLICY_KINDS]
+    assert len(set(ids)) == len(ids)
+    blocks = sorted((k.params_slot, k.params_slot + k.width) for k in POLICY_KINDS)
+    assert all(hi <= lo2 for (_, hi), (lo2, _) in itertools.pairwise(blocks))
+    assert max(ids) < blocks[0][0] and blocks[-1][1] <= slots.PP_SIZE
+    for k in POLICY_KINDS:
+        for info in REGISTRY[k.name].values():
+            assert len(info.params) <= k.width, (k.name, info.name)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_policy_ids_are_unique_within_a_kind(kind: str) -> None:
+    ids = [info.id for info in REGISTRY[kind].values()]
+    assert len(set(ids)) == len(ids)
+    assert all(info.kind == kind and info.doc for info in REGISTRY[kind].values())
+
+
+def test_play_parameters_fit_the_dispatch() -> None:
+    assert all(len(i.params) <= PLAY_PARAMS for i in REGISTRY["play"].values())
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_policy_array_holds_ids_and_integer_parameters(kind: str) -> None:
+    k = KIND[kind]
+    for name in policies_of(kind):
+        info = REGISTRY[kind][name]
+        params = {f"{kind}.{p}": 1000 + 7 * i for i, p in enumerate(info.params)}
+        a = PolicySet(**{kind: name}, params=tuple(sorted(params.items()))).to_array()
+        assert a[k.id_slot] == info.id
+        want = [1000 + 7 * i for i in range(len(info.params))]
+        assert list(a[k.params_slot : k.params_slot + len(want)]) == want
+
+
+def test_policy_set_from_the_kinds_table() -> None:
+    p = PolicySet(play="counting", pass_="random")
+    assert p.play == "counting" and p.pass_ == "random" and p.bid == "estimate"
+    assert dict(p.choices) == {**{k.name: k.default for k in POLICY_KINDS},
+                               "play": "counting", "pass": "random"}  # fmt: skip
+    q = dataclasses.replace(p, params=(("bid.margin", 5),))
+    assert q.play == "counting" and q.params == (("bid.margin", 5),)
+    assert PolicySet() == PolicySet(**{k.name + ("_" if k.name == "pass" else ""): k.default
+                                       for k in POLICY_KINDS})  # fmt: skip
+    with pytest.raises(ValueError, match="unknown policy kind 'bidding'"):
+        PolicySet(bidding="estimate")
+    with pytest.raises(ValueError, match="unknown play policy 'psychic'"):
+        PolicySet(play="psychic")
+    with pytest.raises(AttributeError):
+        _ = p.nonsense
+    assert np.array_equal(p.to_array(), PolicySet.from_options(play="counting", pass_="random")
+                          .to_array())  # fmt: skip

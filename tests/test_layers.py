@@ -1,0 +1,192 @@
+"""The folder tree is the architecture (docs/architecture.md): the import graph of the package,
+read from the source (every import statement, also those inside functions), has no loops and no
+import from a lower layer to a higher one; engines reach each other only through the shared
+modules; storage never imports an engine; only the CLI defers imports, and only of the analysis
+layer (to keep matplotlib out of every other command's start)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "pinochle_sim"
+LAYERS = ("core", "rules", "policies", "engines", "runs", "analysis", "cli")
+"""Lowest first: a module may import its own layer and those before it."""
+SHARED_ENGINE_MODULES = {"base", "trickplay", "games"}
+"""Modules of ``engines/`` every engine may use; the other folders are engines."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def layer(module: str) -> int | None:
+    """The layer index of a package module (None: the package top, a facade over all)."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return None
+    head = "cli" if parts[1] in ("cli", "__main__") else parts[1]
+    return LAYERS.index(head)
+
+
+def resolve(importer: str, node: ast.ImportFrom | ast.Import) -> list[str]:
+    """The package modules one import statement loads (a submodule where one is named)."""
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            pkg = importer.split(".")
+            if MODULES[importer].name != "__init__.py":
+                pkg = pkg[:-1]
+            pkg = pkg[: len(pkg) - node.level + 1]
+            base = ".".join([*pkg, base] if base else pkg)
+        names = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+    return sorted({n for n in names if n.split(".")[0] == "pinochle_sim" and n in MODULES})
+
+
+def imports(module: str) -> list[tuple[str, bool]]:
+    """(imported module, inside a function) for every import statement of ``module``."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    deferred: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            deferred |= {
+                id(n) for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom))
+            }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found += [(m, id(node) in deferred) for m in resolve(module, node)]
+    return found
+
+
+GRAPH = {m: imports(m) for m in MODULES}
+
+
+def test_the_layers_are_the_folders() -> None:
+    tops = {m.split(".")[1] for m in MODULES if "." in m}
+    assert tops == {*LAYERS[:-1], "cli", "__main__"}
+
+
+def test_no_import_goes_up_a_layer() -> None:
+    upward = [
+        f"{m} -> {t}"
+        for m, edges in GRAPH.items()
+        for t, _ in edges
+        if layer(m) is not None and (layer(t) is None or layer(t) > layer(m))
+    ]
+    assert not upward, upward
+
+
+def test_engines_meet_only_through_shared_modules() -> None:
+    """An engine folder imports no other engine; shared engine modules import no engine."""
+    engines = {m.split(".")[2] for m in MODULES if m.count(".") >= 3 and ".engines." in m}
+    engines -= SHARED_ENGINE_MODULES
+    assert engines >= {"auction", "two_hand"}
+    bad = []
+    for m, edges in GRAPH.items():
+        parts = m.split(".")
+        if parts[1:2] != ["engines"] or len(parts) < 3:
+            continue
+        for t, _ in edges:
+            tp = t.split(".")
+            if tp[1] == "engines" and len(tp) >= 3 and tp[2] in engines and tp[2] != parts[2]:
+                bad.append(f"{m} -> {t}")
+            if tp[1:] == ["engines"] and len(parts) >= 3:
+                bad.append(f"{m} -> {t} (the registry is above every engine)")
+    assert not bad, bad
+
+
+def reachable(start: str) -> set[str]:
+    """Modules loaded by importing ``start`` (parent packages included, as Python does)."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        m = todo.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        parts = m.split(".")
+        todo += [".".join(parts[:i]) for i in range(2, len(parts))]
+        todo += [t for t, _ in GRAPH[m]]
+    return seen
+
+
+def test_storage_never_imports_an_engine() -> None:
+    for storage in ("pinochle_sim.runs.dataset",):
+        loaded = reachable(storage)
+        assert not [m for m in loaded if m.startswith("pinochle_sim.engines")], storage
+
+
+def test_kernels_never_import_runs_analysis_or_cli() -> None:
+    for m in MODULES:
+        if m.startswith(("pinochle_sim.core", "pinochle_sim.engines", "pinochle_sim.rules")):
+            above = {t for t in reachable(m) if layer(t) is not None and layer(t) >= 4}
+            assert not above, (m, above)
+
+
+def test_no_import_loops() -> None:
+    """Strongly connected components of the module graph (Tarjan) are single modules."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    loops: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w, _ in GRAPH[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                loops.append(sorted(comp))
+
+    for v in GRAPH:
+        if v not in index:
+            visit(v)
+    assert not loops, loops
+
+
+def test_imports_are_not_hidden_in_functions() -> None:
+    """Only the package top (a lazy facade) and the CLI (the analysis layer, for start-up
+    time) import package modules inside functions."""
+    hidden = [
+        f"{m} -> {t}"
+        for m, edges in GRAPH.items()
+        for t, inside in edges
+        if inside
+        and m != "pinochle_sim"
+        and not (m == "pinochle_sim.cli" and t.startswith("pinochle_sim.analysis"))
+    ]
+    assert not hidden, hidden
+
+
+@pytest.mark.parametrize("name", ["play_hands", "run", "hand_record", "compare", "sweep",
+                                  "PolicySet", "engine_for", "write_report"])  # fmt: skip
+def test_the_public_api_is_at_the_package_top(name: str) -> None:
+    import pinochle_sim
+
+    assert callable(getattr(pinochle_sim, name))
+    assert name in pinochle_sim.__all__
