@@ -1,0 +1,20 @@
+"""The compile cache is keyed by the kernel sources: every module with jitted code is hashed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pinochle_sim.core.jit import KERNEL_SOURCES
+
+PACKAGE = Path(__file__).resolve().parents[2] / "pinochle_sim"
+
+
+def test_every_module_with_kernels_enters_the_cache_key() -> None:
+    missed = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        text = path.read_text(encoding="utf-8")
+        has_kernels = "@jit" in text or "@pjit" in text or "@intrinsic" in text
+        if has_kernels and not rel.startswith(KERNEL_SOURCES):
+            missed.append(rel)
+    assert not missed, missed
