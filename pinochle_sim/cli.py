@@ -25,6 +25,7 @@ from pinochle_sim.core.cards import decode_hand, encode_hand, parse_suit
 from pinochle_sim.core.version import __version__
 from pinochle_sim.engines import engine_for
 from pinochle_sim.policies import KINDS, POLICY_KINDS, REGISTRY, PolicySet, parse_policy_spec
+from pinochle_sim.policies.registry import policies_markdown, policies_text
 from pinochle_sim.rules import PRESETS, RulesError, Ruleset, dumps_ruleset, resolve_rules
 from pinochle_sim.rules.meld import score_meld
 from pinochle_sim.runs import bench as bench_stages
@@ -463,6 +464,28 @@ def schema(ruleset: Ruleset, games: bool) -> None:
       pinochle-sim schema --rules two-hand --games
     """
     click.echo(schema_text(ruleset, games))
+
+
+@main.command("policies")
+@click.argument("kind", required=False, type=click.Choice(list(KINDS)))
+@click.option("--markdown", is_flag=True, help="Print Markdown (docs/policies.md).")
+def policies_command(kind: str | None, markdown: bool) -> None:
+    """List every policy: what it does, and each parameter's default, range, unit and meaning.
+
+    KIND limits the list to one kind of decision. Choose policies with --KIND-policy NAME and
+    set parameters with --param KIND.NAME=VALUE on run, show, compare and sweep.
+
+    \b
+    Examples:
+      pinochle-sim policies
+      pinochle-sim policies bid
+    """
+    if markdown:
+        if kind:
+            raise click.UsageError("--markdown prints every kind; leave out KIND")
+        click.echo(policies_markdown(), nl=False)
+        return
+    click.echo(policies_text((kind,) if kind else KINDS))
 
 
 @main.command()

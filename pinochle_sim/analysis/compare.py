@@ -71,6 +71,7 @@ def duplicate(
     minus the mean of the two B seats over the three plays: 0 exactly when A and B are equal.
     """
     base = engine_inputs(rules, a)
+    base.engine.check_policies(base.rules, b)
     if hands < 1:
         raise ValueError(f"hands must be a positive whole number, got {hands}")
     check_range(seed, start, hands)

@@ -7,24 +7,28 @@ analysis) reaches an engine only through its descriptor, found by
 :func:`pinochle_sim.engines.engine_for`.
 
 Kernel entry points share one argument order: the four arrays ``(ra, ma, xa, pp)`` (rules,
-meld table, the engine's own extra array, per-seat policies), then scalars and outputs:
+meld table, the engine's own extra array, per-seat policies) and the policy bundle (the
+policies those seats use, a compile-time argument: :mod:`pinochle_sim.policies.bundle`), then
+scalars and outputs:
 
-* ``play_chunk(ra, ma, xa, pp, seed, start, lo, hi, dealer, out)``: hands ``start+lo ..
+* ``play_chunk(ra, ma, xa, pp, bundle, seed, start, lo, hi, dealer, out)``: hands ``start+lo ..
   start+hi-1`` into ``out[:, lo:hi]`` (``dealer`` -1: rotate);
-* ``trace_one(ra, ma, xa, pp, seed, hand, dealer, out, trace)``: one hand with its trace;
-* ``play_games(ra, ma, xa, pp, seed, start, n, ncol, g0) -> (rows, used)``: whole games, the game
-  columns from row ``g0`` on.
+* ``trace_one(ra, ma, xa, pp, bundle, seed, hand, dealer, out, trace)``: one hand with its trace;
+* ``play_games(ra, ma, xa, pp, bundle, seed, start, n, ncol, g0) -> (rows, used)``: whole games,
+  the game columns from row ``g0`` on.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from pinochle_sim.policies import PolicySet, seat_policy_array
+from pinochle_sim.policies import DEFAULTS, KINDS, PolicySet, seat_policy_array
+from pinochle_sim.policies.bundle import PolicyBundle
 from pinochle_sim.rules import Ruleset
 from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.rules.meld import meld_table_array
@@ -84,9 +88,25 @@ class Engine:
     """Hands have a bidder, bids and a bidding side (records carry ``bidder``, ``bid``,
     ``made``...); without one, each seat scores for itself (``winner``)."""
 
+    def check_policies(self, rules: Ruleset, policies: PolicySet) -> None:
+        """Refuse a policy or parameter of a kind ``rules`` never asks for (it would change
+        nothing, and a study of it would report zeros as if they were findings)."""
+        used = self.policy_kinds(rules)
+        for kind in KINDS:
+            if kind in used:
+                continue
+            where = f"rules {rules.name!r} have no {kind} decision (their policy kinds: "
+            where += ", ".join(used) + ")"
+            if policies.name(kind) != DEFAULTS[kind]:
+                raise ValueError(f"{kind} policy {policies.name(kind)!r}: {where}")
+            for key, _ in policies.params:
+                if key.partition(".")[0] == kind:
+                    raise ValueError(f"parameter {key}: {where}")
+
     def inputs(self, rules: Ruleset, policies: PolicySet) -> EngineInputs:
         """Checked, flattened kernel inputs for ``rules`` and one policy set for every seat."""
         xa = self.prepare(rules)
+        self.check_policies(rules, policies)
         return EngineInputs(
             self,
             rules,
@@ -112,9 +132,15 @@ class EngineInputs:
     pp: np.ndarray
     layout: Layout
 
-    def kernel_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The four arrays every kernel entry point takes first: ``(ra, ma, xa, pp)``."""
-        return self.ra, self.ma, self.xa, self.pp
+    @functools.cached_property
+    def bundle(self) -> PolicyBundle:
+        """The policies the seats of ``pp`` use (a compile-time argument of the kernels; always
+        derived from ``pp``, so a kernel never meets a policy id its bundle lacks)."""
+        return PolicyBundle.from_array(self.pp)
+
+    def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, PolicyBundle]:
+        """What every kernel entry point takes first: ``(ra, ma, xa, pp, bundle)``."""
+        return self.ra, self.ma, self.xa, self.pp, self.bundle
 
     @property
     def policy_kinds(self) -> tuple[str, ...]:

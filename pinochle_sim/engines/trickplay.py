@@ -16,9 +16,10 @@ import numpy as np
 
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import PLANE, add_card, beaters, legal_mask, remove_card
-from pinochle_sim.policies.dispatch import CAPS_NONE, learn, play_card, reads_caps
+from pinochle_sim.policies.bundle import PolicyBundle
+from pinochle_sim.policies.dispatch import CAPS_NONE, learn, play_card, play_params, reads_caps
 from pinochle_sim.policies.play import pack_points
-from pinochle_sim.policies.slots import PP_PLAY, PP_PLAY_PARAMS
+from pinochle_sim.policies.slots import PP_PLAY
 from pinochle_sim.policies.view import PlayView
 from pinochle_sim.rules.arrays import (
     RA_FOLLOW,
@@ -48,6 +49,7 @@ were the bidder (it draws trump when it holds as many as are out)."""
 
 @jit
 def play_tricks(
+    bundle: PolicyBundle,
     hands: np.ndarray,
     leader: int,
     bidder: int,
@@ -59,9 +61,9 @@ def play_tricks(
     log: np.ndarray,
 ) -> int:
     """Play ``ra[RA_HAND_SIZE]`` tricks from ``leader``'s lead, each seat under its own play
-    policy (``pp[seat]``), removing cards from ``hands`` (packed, one per seat) and logging
-    every trick into ``log``; returns every card played, packed (``played`` on entry: the
-    cards already gone, as after a two-hand stock phase)."""
+    policy (``pp[seat]``, one of the ``bundle``'s), removing cards from ``hands`` (packed, one
+    per seat) and logging every trick into ``log``; returns every card played, packed
+    (``played`` on entry: the cards already gone, as after a two-hand stock phase)."""
     players = ra[RA_PLAYERS]
     n_tricks = ra[RA_HAND_SIZE]
     follow = ra[RA_FOLLOW] != 0
@@ -70,9 +72,7 @@ def play_tricks(
     partners = ra[RA_PARTNERS] != 0
     last_bonus = ra[RA_LAST]
     points = pack_points(ra[RA_POINTS : RA_POINTS + 6])
-    counting = False
-    for p in range(players):
-        counting |= reads_caps(pp[p, PP_PLAY])
+    counting = reads_caps(bundle)
     caps = CAPS_NONE
     for t in range(n_tricks):
         row = t * TK_WIDTH
@@ -90,13 +90,7 @@ def play_tricks(
                 seat if bidder == EACH_SEAT_BIDS else bidder, trump, players, partners, points,
                 caps, led,
             )  # fmt: skip
-            q = (
-                pp[seat, PP_PLAY_PARAMS],
-                pp[seat, PP_PLAY_PARAMS + 1],
-                pp[seat, PP_PLAY_PARAMS + 2],
-                pp[seat, PP_PLAY_PARAMS + 3],
-            )
-            f = play_card(pp[seat, PP_PLAY], q, view, rs)
+            f = play_card(bundle, pp[seat, PP_PLAY], view, play_params(pp, seat), rs)
             hands[seat] = remove_card(hand, f)
             played = add_card(played, f)
             value = ra[RA_POINTS + f % 6]

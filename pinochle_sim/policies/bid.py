@@ -33,10 +33,7 @@ import numpy as np
 from pinochle_sim.core.bits import popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import suit_len
-from pinochle_sim.policies.calibrated import CAL_JUMP, calibrated_limit
 from pinochle_sim.policies.slots import (
-    BID_CALIBRATED,
-    BID_ESTIMATE,
     EST_JUMP,
     EST_MARGIN,
     EST_PARTNER,
@@ -46,7 +43,6 @@ from pinochle_sim.policies.slots import (
     EST_SOLO_TRICK_BASE,
     EST_TRICK_BASE,
     EST_WIDOW_GAIN,
-    PP_BID,
     PP_BID_PARAMS,
 )
 from pinochle_sim.rules.arrays import RA_MIN_BID, RA_PARTNERS, RA_PASS, RA_SCALE, RA_WIDOW
@@ -62,28 +58,14 @@ def count_aces(hand: int) -> int:
 
 
 @jit
-def bid_jump(pp: np.ndarray) -> int:
-    """The seat's ``jump``: raise by the largest step when its limit exceeds the next bid by
-    this much (0 for policies without one)."""
-    if pp[PP_BID] == BID_ESTIMATE:
-        return max(pp[PP_BID_PARAMS + EST_JUMP], 0)
-    if pp[PP_BID] == BID_CALIBRATED:
-        return max(pp[PP_BID_PARAMS + CAL_JUMP], 0)
-    return 0
-
-
-@jit
-def _bid_limit(
+def _estimate(
     hand: int, melds: np.ndarray, position: int, ra: np.ndarray, pp: np.ndarray
 ) -> tuple[int, int]:
-    """(highest bid this seat will make, trump it would name) for a dealt hand.
+    """(the ``estimate`` value of the hand's best trump in game points, that trump).
 
     ``melds[s]`` is the hand's meld with trump ``s``; ``position`` the seat's place after the
-    dealer (0 = the dealer). A limit of 0 means pass; the trump is still named (a stuck dealer
-    needs one).
+    dealer (0 = the dealer).
     """
-    if pp[PP_BID] == BID_CALIBRATED:
-        return calibrated_limit(hand, melds, position, ra, pp)
     p = PP_BID_PARAMS
     scale = ra[RA_SCALE]
     aces = count_aces(hand)
@@ -103,7 +85,36 @@ def _bid_limit(
         if v > best_value:
             best_value = v
             best_suit = s
-    limit = (best_value + extra) // scale
-    if pp[PP_BID] != BID_ESTIMATE or limit < ra[RA_MIN_BID]:  # "pass" never bids
-        limit = 0
-    return limit, best_suit
+    return (best_value + extra) // scale, best_suit
+
+
+@jit
+def estimate_limit(
+    hand: int, melds: np.ndarray, position: int, ra: np.ndarray, pp: np.ndarray
+) -> tuple[int, int]:
+    """``estimate``: (highest bid this seat will make, trump it would name); a limit of 0
+    means pass (the trump is still named: a stuck dealer needs one)."""
+    limit, suit = _estimate(hand, melds, position, ra, pp)
+    return (0 if limit < ra[RA_MIN_BID] else limit), suit
+
+
+@jit
+def pass_limit(
+    hand: int, melds: np.ndarray, position: int, ra: np.ndarray, pp: np.ndarray
+) -> tuple[int, int]:
+    """``pass``: never bids; names the suit ``estimate`` would value most with no parameters
+    (its own meld), should it be stuck."""
+    return 0, _estimate(hand, melds, position, ra, pp)[1]
+
+
+@jit
+def estimate_jump(pp: np.ndarray) -> int:
+    """``jump`` of an ``estimate`` seat: raise by the largest step when its limit exceeds the
+    next bid by this much (a negative jump counts as 0)."""
+    return max(pp[PP_BID_PARAMS + EST_JUMP], 0)
+
+
+@jit
+def no_jump(pp: np.ndarray) -> int:
+    """Policies that never jump."""
+    return 0

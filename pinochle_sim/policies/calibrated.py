@@ -44,6 +44,20 @@ DATA_FILE = Path(__file__).parent / "data" / "calibrated_bidding.json"
 FEATURES = ("const", "meld", "len", "aces", "tens", "trump_top", "pins", "pos1", "pos2", "pos3")
 """Model features, in the order of the fitted coefficients."""
 SPREAD_FEATURES = ("const", "meld", "len")
+F_CONST, F_MELD, F_LEN = (FEATURES.index(f) for f in SPREAD_FEATURES)
+"""Where the spread model's features sit in the feature tuple (its first three)."""
+FEATURE_TEXT = {
+    "const": "constant term",
+    "meld": "per point of meld in the trump",
+    "len": "per trump card",
+    "aces": "per ace",
+    "tens": "per ten",
+    "trump_top": "per trump ace or ten",
+    "pins": "per QS or JD held",
+    "pos1": "if seated first after the dealer",
+    "pos2": "if seated second after the dealer",
+    "pos3": "if seated third after the dealer",
+}
 N_FEATURES = len(FEATURES)
 
 # Parameter slots inside the bid block (PolicyInfo order): risk, jump, 10 mean coefficients,
@@ -82,17 +96,41 @@ def calibration() -> dict[str, Any]:
     return json.loads(DATA_FILE.read_text(encoding="utf-8"))
 
 
-def default_params() -> dict[str, tuple[int, str]]:
-    """The policy's parameters with their defaults: the fitted coefficients in hundredths."""
+COEF_LIMIT = 100_000
+"""Model coefficients are hundredths of a point: +-1,000 points per unit of a feature."""
+
+
+def default_params() -> dict[str, tuple[int, int, int, str, str]]:
+    """The policy's parameters as (default, lowest, highest, unit, meaning): ``risk``, ``jump``
+    and the fitted coefficients in hundredths of a point."""
     cal = calibration()
-    params: dict[str, tuple[int, str]] = {
-        "risk": (75, "percent: the make probability it aims for at its limit (1-99)"),
-        "jump": (60, "raise by the largest step when the limit exceeds it by this"),
+    params = {
+        "risk": (75, 1, 99, "percent", "the make probability it aims for at its limit"),
+        "jump": (
+            60,
+            0,
+            10_000,
+            "points",
+            "raise by the largest step when the limit exceeds it by this",
+        ),
     }
+    c = COEF_LIMIT
     for name, value in zip(FEATURES, cal["mean"], strict=True):
-        params[f"c_{name}"] = (round(100 * value), f"mean model: hundredths of a point per {name}")
+        params[f"c_{name}"] = (
+            round(100 * value),
+            -c,
+            c,
+            "1/100 point",
+            f"mean model: {FEATURE_TEXT[name]}",
+        )
     for name, value in zip(SPREAD_FEATURES, cal["spread"], strict=True):
-        params[f"s_{name}"] = (round(100 * value), f"spread model: hundredths per {name}")
+        params[f"s_{name}"] = (
+            round(100 * value),
+            -c,
+            c,
+            "1/100 point",
+            f"spread model, per {name}",
+        )
     return params
 
 
@@ -135,6 +173,12 @@ def feature_matrix(
 
 
 @jit
+def calibrated_jump(pp: np.ndarray) -> int:
+    """``jump`` of a ``calibrated`` seat (a negative jump counts as 0)."""
+    return max(pp[PP_BID_PARAMS + CAL_JUMP], 0)
+
+
+@jit
 def calibrated_limit(
     hand: int, melds: np.ndarray, position: int, ra: np.ndarray, pp: np.ndarray
 ) -> tuple[int, int]:
@@ -151,9 +195,9 @@ def calibrated_limit(
         for i in range(N_FEATURES):
             mean += pp[base + CAL_COEF + i] * x[i]
         spread = (
-            pp[base + CAL_SPREAD]
-            + pp[base + CAL_SPREAD + 1] * x[1]
-            + pp[base + CAL_SPREAD + 2] * x[2]
+            pp[base + CAL_SPREAD + F_CONST] * x[F_CONST]
+            + pp[base + CAL_SPREAD + F_MELD] * x[F_MELD]
+            + pp[base + CAL_SPREAD + F_LEN] * x[F_LEN]
         )
         v = (mean + z * max(spread, 1000.0)) / 100.0
         if v > best:

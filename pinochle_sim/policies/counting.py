@@ -21,10 +21,13 @@ Parameters are ``greedy``'s: ``draw_trump`` and ``smear``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import SUIT_MASK, beaters, higher_in_suit, suit_len
 from pinochle_sim.policies.play import _cheapest, _richest, _unseen_faces, face_points
+from pinochle_sim.policies.slots import GREEDY_DRAW_TRUMP, GREEDY_SMEAR
 from pinochle_sim.policies.view import PlayView
 
 
@@ -201,3 +204,10 @@ def _counting_play(v: PlayView, draw_trump: bool, smear: bool) -> int:
     if mate_after:
         return _cheapest(legal, trump, points)
     return _cheapest(winners, trump, points)
+
+
+@jit
+def counting(v: PlayView, q: tuple, rs: np.ndarray) -> int:
+    """Kernel of the ``play`` hook for ``counting``: ``q`` = (draw_trump, smear, ...), the
+    slots ``greedy`` uses."""
+    return _counting_play(v, q[GREEDY_DRAW_TRUMP] != 0, q[GREEDY_SMEAR] != 0)

@@ -1,14 +1,18 @@
-"""Which card a seat plays: the dispatch from a seat's play policy id to its kernel, and what
+"""The decision points (hooks) of the policy kinds the auction and trick kernels ask for, and what
 the table learns from each card.
 
-Seats may play different policies (``pp[seat]``, as in a ``compare`` tournament). The trick
-loop (:mod:`pinochle_sim.engines.trickplay`) reads each seat's policy id and its first
-:data:`PLAY_PARAMS` integer parameters from the policy array and calls :func:`play_card`. It also
-keeps what every seat has shown about its hand (``caps``: voids, and no card above a given rank)
-for the policies that read it (:func:`reads_caps`).
+Each stub below is a hook (:func:`.bundle.policy_hook`): a kernel calls it with the run's
+:class:`~.bundle.PolicyBundle`, the seat's policy id of that kind (``pp[seat, slot]``) and the
+arguments documented on the stub, and it runs that policy's kernel, named in the policy's
+registry entry (:mod:`.registry`). Only the policies in the bundle are compiled. Seats may play
+different policies (``pp[seat]``, as in a ``compare`` tournament).
 
-Adding a play policy: write its kernel (taking a :class:`~.view.PlayView` and its parameters),
-give it an id in :mod:`.slots` and an entry in :mod:`.registry`, and add its branch here.
+Adding a policy of one of these kinds: write its kernel with the hook's signature, and add its
+registry entry (name, id, parameters with ranges, ``kernels={hook: kernel}``).
+
+The trick loop (:mod:`pinochle_sim.engines.trickplay`) also keeps what every seat has shown about
+its hand (``caps``: voids, and no card above a given rank) for the policies that read it
+(:func:`reads_caps`, true when a policy of the bundle has the registry flag ``reads_caps``).
 """
 
 from __future__ import annotations
@@ -17,23 +21,91 @@ import numpy as np
 
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import HEAD_ALWAYS, HEAD_TRUMP_LED
-from pinochle_sim.policies.counting import _counting_play
-from pinochle_sim.policies.play import _greedy_play, _random_play
-from pinochle_sim.policies.slots import PLAY_COUNTING, PLAY_RANDOM
+from pinochle_sim.policies.bundle import PolicyBundle, policy_flag, policy_hook
+from pinochle_sim.policies.slots import PP_PLAY_PARAMS
 from pinochle_sim.policies.view import PlayView
 
-PLAY_PARAMS = 4
+PLAY_PARAMS = 8
 """Integer parameters a play policy may declare (read per card from the policy array)."""
 
 CAPS_NONE = sum(6 << (4 * i) for i in range(16))
 """Nothing learnt yet: every seat may hold any rank (cap 6) of every suit."""
 
 
-@jit
-def reads_caps(kind: int) -> bool:
-    """Whether play policy ``kind`` reads what seats have shown (so the trick loop keeps
-    ``caps``)."""
-    return kind == PLAY_COUNTING
+@policy_hook("bid", "limit")
+def bid_limit(
+    bundle: PolicyBundle, policy: int, hand: int, melds: np.ndarray, position: int,
+    ra: np.ndarray, pp: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
+    """(highest bid the seat will make, trump it would name) for its dealt ``hand``:
+    ``melds[s]`` is the hand's meld with trump ``s``, ``position`` the seat's place after the
+    dealer (0 = the dealer), ``pp`` the seat's policy row. A limit of 0 means pass."""
+    raise TypeError("a policy hook is called from jitted code only")
+
+
+@policy_hook("bid", "jump")
+def bid_jump(bundle: PolicyBundle, policy: int, pp: np.ndarray) -> int:
+    """The seat's ``jump``: it raises by the largest step when its limit exceeds the next bid
+    by at least the largest step plus this (0 for policies without one)."""
+    raise TypeError("a policy hook is called from jitted code only")
+
+
+@policy_hook("pass", "give")
+def partner_gives(
+    bundle: PolicyBundle, policy: int, hand: int, k: int, trump: int, pp: np.ndarray,
+    rs: np.ndarray,
+) -> int:  # fmt: skip
+    """Packed set of the ``k`` cards the bidder's partner passes from ``hand``."""
+    raise TypeError("a policy hook is called from jitted code only")
+
+
+@policy_hook("pass", "give_back")
+def bidder_returns(
+    bundle: PolicyBundle, policy: int, hand: int, k: int, trump: int, ma: np.ndarray,
+    pp: np.ndarray, rs: np.ndarray,
+) -> int:  # fmt: skip
+    """Packed set of the ``k`` cards the bidder passes back from ``hand`` (after receiving)."""
+    raise TypeError("a policy hook is called from jitted code only")
+
+
+@policy_hook("discard", "discard")
+def discards(
+    bundle: PolicyBundle, policy: int, hand: int, k: int, trump: int, ma: np.ndarray,
+    pp: np.ndarray, rs: np.ndarray,
+) -> int:  # fmt: skip
+    """Packed set of the ``k`` cards the bidder discards after taking the widow."""
+    raise TypeError("a policy hook is called from jitted code only")
+
+
+@policy_hook("concede", "concede")
+def concedes(bundle: PolicyBundle, policy: int, pp: np.ndarray) -> bool:
+    """Whether a bidder whose bid is out of reach throws the hand in."""
+    raise TypeError("a policy hook is called from jitted code only")
+
+
+@policy_hook("play", "play")
+def play_card(bundle: PolicyBundle, policy: int, v: PlayView, q: tuple, rs: np.ndarray) -> int:
+    """The face the seat of ``v`` plays (one of ``v.legal``): ``q`` holds the policy's
+    :data:`PLAY_PARAMS` integer parameters in registry order (:func:`play_params`), ``rs`` is
+    the hand's play stream."""
+    raise TypeError("a policy hook is called from jitted code only")
+
+
+@policy_flag("play", "reads_caps")
+def reads_caps(bundle: PolicyBundle) -> bool:
+    """Whether a play policy of the bundle reads what seats have shown (so the trick loop keeps
+    ``caps``); a constant when the kernel is compiled."""
+    raise TypeError("a policy flag is read from jitted code only")
+
+
+@jit(inline="always")
+def play_params(pp: np.ndarray, seat: int) -> tuple:
+    """The play parameters of ``seat`` (``q`` of :func:`play_card`)."""
+    b = PP_PLAY_PARAMS
+    return (
+        pp[seat, b], pp[seat, b + 1], pp[seat, b + 2], pp[seat, b + 3],
+        pp[seat, b + 4], pp[seat, b + 5], pp[seat, b + 6], pp[seat, b + 7],
+    )  # fmt: skip
 
 
 @jit
@@ -60,15 +132,3 @@ def learn(caps: int, seat: int, f: int, led: int, winner: int, trump: int, head:
         cap = min((caps >> at) & 15, winner % 6 + 1)
         caps = (caps & ~(15 << at)) | (cap << at)
     return caps
-
-
-@jit(inline="always")
-def play_card(kind: int, q: tuple[int, int, int, int], v: PlayView, rs: np.ndarray) -> int:
-    """The face the seat of ``v`` plays under play policy ``kind`` with parameters ``q`` (the
-    policy's first :data:`PLAY_PARAMS` parameters, in its registry order); ``rs`` is the hand's
-    play stream."""
-    if kind == PLAY_RANDOM:
-        return _random_play(v.legal, rs)
-    if kind == PLAY_COUNTING:
-        return _counting_play(v, q[0] != 0, q[1] != 0)
-    return _greedy_play(v, q[0] != 0, q[1] != 0)

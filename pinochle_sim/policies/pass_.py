@@ -21,11 +21,7 @@ from pinochle_sim.core.rng import below
 from pinochle_sim.core.tricks import SUIT_MASK, add_card, remove_card, suit_len
 from pinochle_sim.policies.slots import (
     DISCARD_KEEP_TRUMP,
-    DISCARD_STANDARD,
-    PASS_STANDARD,
-    PP_DISCARD,
     PP_DISCARD_PARAMS,
-    PP_PASS,
     PP_PASS_PARAMS,
     STD_KEEP_TRUMP,
 )
@@ -46,11 +42,11 @@ def _nth_card(hand: int, n: int) -> int:
 
 
 @jit
-def _partner_gives(hand: int, k: int, trump: int, pp: np.ndarray, rs: np.ndarray) -> int:
-    """Packed set of ``k`` cards the partner passes to the bidder."""
+def _partner_gives(hand: int, k: int, trump: int, standard: bool, rs: np.ndarray) -> int:
+    """Packed set of ``k`` cards the partner passes to the bidder (``standard`` or random)."""
     given = 0
     for _ in range(k):
-        if pp[PP_PASS] == PASS_STANDARD:
+        if standard:
             best, best_key = -1, -1
             for f in range(24):
                 if (hand >> f) & 1:
@@ -104,18 +100,46 @@ def _shed_cards(
 
 
 @jit
-def _bidder_returns(
-    hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray, rs: np.ndarray
-) -> int:
-    """Packed set of ``k`` cards the bidder passes back (from the hand after receiving)."""
-    standard = pp[PP_PASS] == PASS_STANDARD
-    keep_trump = pp[PP_PASS_PARAMS + STD_KEEP_TRUMP] != 0
-    return _shed_cards(hand, k, trump, ma, standard, keep_trump, rs)
+def standard_gives(hand: int, k: int, trump: int, pp: np.ndarray, rs: np.ndarray) -> int:
+    """``standard``: the ``k`` cards the partner passes to the bidder."""
+    return _partner_gives(hand, k, trump, True, rs)
 
 
 @jit
-def _discards(hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray, rs: np.ndarray) -> int:
-    """Packed set of ``k`` cards the bidder discards after taking the widow (three-hand)."""
-    standard = pp[PP_DISCARD] == DISCARD_STANDARD
+def random_gives(hand: int, k: int, trump: int, pp: np.ndarray, rs: np.ndarray) -> int:
+    """``random``: ``k`` uniformly random cards from the partner to the bidder."""
+    return _partner_gives(hand, k, trump, False, rs)
+
+
+@jit
+def standard_returns(
+    hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray, rs: np.ndarray
+) -> int:
+    """``standard``: the ``k`` cards the bidder passes back (from the hand after receiving)."""
+    keep_trump = pp[PP_PASS_PARAMS + STD_KEEP_TRUMP] != 0
+    return _shed_cards(hand, k, trump, ma, True, keep_trump, rs)
+
+
+@jit
+def random_returns(
+    hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray, rs: np.ndarray
+) -> int:
+    """``random``: ``k`` uniformly random cards passed back by the bidder."""
+    return _shed_cards(hand, k, trump, ma, False, False, rs)
+
+
+@jit
+def standard_discards(
+    hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray, rs: np.ndarray
+) -> int:
+    """``standard`` discard: the ``k`` cards the bidder lays away after taking the widow."""
     keep_trump = pp[PP_DISCARD_PARAMS + DISCARD_KEEP_TRUMP] != 0
-    return _shed_cards(hand, k, trump, ma, standard, keep_trump, rs)
+    return _shed_cards(hand, k, trump, ma, True, keep_trump, rs)
+
+
+@jit
+def random_discards(
+    hand: int, k: int, trump: int, ma: np.ndarray, pp: np.ndarray, rs: np.ndarray
+) -> int:
+    """``random`` discard: ``k`` uniformly random cards."""
+    return _shed_cards(hand, k, trump, ma, False, False, rs)

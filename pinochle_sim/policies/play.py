@@ -30,6 +30,7 @@ from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import below
 from pinochle_sim.core.tricks import SUIT_MASK, beaters, higher_in_suit, suit_len
+from pinochle_sim.policies.slots import GREEDY_DRAW_TRUMP, GREEDY_SMEAR
 from pinochle_sim.policies.view import PlayView
 
 BIG = 1 << 40
@@ -194,3 +195,19 @@ def _random_play(legal: int, rs: np.ndarray) -> int:
     for _ in range(below(rs, popcount(legal))):
         m &= m - 1
     return lowest_bit_index(m)
+
+
+# Kernels of the ``play`` hook (:func:`pinochle_sim.policies.dispatch.play_card`): the moment,
+# the policy's integer parameters in registry order (``q``), the hand's play stream.
+
+
+@jit
+def greedy(v: PlayView, q: tuple, rs: np.ndarray) -> int:
+    """``greedy``: ``q`` = (draw_trump, smear, ...)."""
+    return _greedy_play(v, q[GREEDY_DRAW_TRUMP] != 0, q[GREEDY_SMEAR] != 0)
+
+
+@jit
+def random_play(v: PlayView, q: tuple, rs: np.ndarray) -> int:
+    """``random``: a uniform choice among the legal faces (no parameters)."""
+    return _random_play(v.legal, rs)

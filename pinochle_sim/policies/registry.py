@@ -16,19 +16,79 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_sim.policies import calibrated, slots
+from pinochle_sim.policies import bid, calibrated, concede, counting, pass_, play, slots
+
+
+@dataclass(frozen=True)
+class Param:
+    """One integer parameter of a policy: its default, the range it accepts, its unit."""
+
+    default: int
+    lo: int
+    hi: int
+    unit: str
+    doc: str
+
+    def __post_init__(self) -> None:
+        assert self.lo <= self.default <= self.hi, self
+
+    @property
+    def range_text(self) -> str:
+        return f"{self.lo:,}..{self.hi:,}"
+
+
+def _params(**specs: tuple[int, int, int, str, str]) -> dict[str, Param]:
+    """``name=(default, lo, hi, unit, meaning)`` -> ``{name: Param}``."""
+    return {name: Param(*spec) for name, spec in specs.items()}
+
+
+FLAG = "0/1"
+"""Unit of on/off parameters."""
 
 
 @dataclass(frozen=True)
 class PolicyInfo:
-    """A registered policy: its kind, name, kernel id, parameters ``{name: (default, doc)}``."""
+    """A registered policy: its kind, name, kernel id (stable: the id travels in the policy
+    array, the name in provenance), a line of help, its parameters in the order the kernels read
+    them, its kernels (one per hook of its kind, :mod:`.bundle`) and flags (``reads_caps``: it
+    reads what seats have shown, so the trick loop keeps track)."""
 
     kind: str
     name: str
     id: int
     doc: str
-    params: dict[str, tuple[int, str]] = field(default_factory=dict)
+    params: dict[str, Param] = field(default_factory=dict)
+    kernels: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    flags: frozenset[str] = frozenset()
 
+
+_PLAY_FLAGS = {
+    "draw_trump": (1, 0, 1, FLAG, "1: the bidding side draws trump when it holds most of them"),
+    "smear": (1, 0, 1, FLAG, "1: give counters to a partner who is sure to win the trick"),
+}
+_ESTIMATE = {
+    "margin": (0, -500, 500, "points", "added to the hand's value before bidding (risk appetite)"),
+    "partner": (20, 0, 500, "points", "expected meld from the partner"),
+    "pass_gain": (60, 0, 500, "points", "expected meld gained through the pass"),
+    "trick_base": (150, 0, 500, "points", "trick points expected with 4 trumps and no aces"),
+    "per_trump": (15, -100, 100, "points", "trick points per trump card beyond four"),
+    "per_ace": (9, -100, 100, "points", "trick points per ace held"),
+    "jump": (
+        60,
+        0,
+        10_000,
+        "points",
+        "raise by the largest step when the value exceeds it by this",
+    ),
+    "widow_gain": (40, 0, 500, "points", "expected meld gained from the widow (widow games)"),
+    "solo_trick_base": (
+        70,
+        0,
+        500,
+        "points",
+        "trick_base for a bidder without a partner, discards included (three-hand)",
+    ),
+}
 
 REGISTRY: dict[str, dict[str, PolicyInfo]] = {
     "bid": {
@@ -37,26 +97,15 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "estimate",
             slots.BID_ESTIMATE,
             "values each trump from own meld, trump length, aces, partner and pass allowances",
-            {
-                "margin": (0, "points added to the hand's value before bidding (risk appetite)"),
-                "partner": (20, "expected meld from the partner, partnership points"),
-                "pass_gain": (60, "expected meld gained through the pass, partnership points"),
-                "trick_base": (150, "trick points expected with 4 trumps and no aces"),
-                "per_trump": (15, "trick points per trump card beyond four"),
-                "per_ace": (9, "trick points per ace held"),
-                "jump": (60, "raise by the largest step when the value exceeds it by this"),
-                "widow_gain": (40, "expected meld gained from the widow (widow games)"),
-                "solo_trick_base": (
-                    70,
-                    "trick_base for a bidder without a partner, discards included (three-hand)",
-                ),
-            },
+            _params(**_ESTIMATE),
+            {"limit": bid.estimate_limit, "jump": bid.estimate_jump},
         ),
         "pass": PolicyInfo(
             "bid",
             "pass",
             slots.BID_PASS,
             "never bids; the dealer is always stuck (meld-only studies)",
+            kernels={"limit": bid.pass_limit, "jump": bid.no_jump},
         ),
         "calibrated": PolicyInfo(
             "bid",
@@ -64,7 +113,8 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             slots.BID_CALIBRATED,
             "bids up to the score it makes with probability `risk`, from a model of the bidding "
             "side's points fitted on simulated hands (experiments/calibrate_bidding.py)",
-            calibrated.default_params(),
+            _params(**calibrated.default_params()),
+            {"limit": calibrated.calibrated_limit, "jump": calibrated.calibrated_jump},
         ),
     },
     "pass": {
@@ -73,11 +123,24 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "standard",
             slots.PASS_STANDARD,
             "partner gives trumps, aces, tens, kings; bidder returns cards that add no meld",
-            {
-                "keep_trump": (1, "1: the bidder gives back trump only when nothing else is left"),
-            },
+            _params(
+                keep_trump=(
+                    1,
+                    0,
+                    1,
+                    FLAG,
+                    "1: the bidder gives back trump only when nothing else is left",
+                ),
+            ),
+            {"give": pass_.standard_gives, "give_back": pass_.standard_returns},
         ),
-        "random": PolicyInfo("pass", "random", slots.PASS_RANDOM, "uniform random cards"),
+        "random": PolicyInfo(
+            "pass",
+            "random",
+            slots.PASS_RANDOM,
+            "uniform random cards",
+            kernels={"give": pass_.random_gives, "give_back": pass_.random_returns},
+        ),
     },
     "play": {
         "greedy": PolicyInfo(
@@ -85,30 +148,50 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "greedy",
             slots.PLAY_GREEDY,
             "sensible human-like play with memory of played cards",
-            {
-                "draw_trump": (1, "1: the bidding side draws trump when it holds most of them"),
-                "smear": (1, "1: give counters to a partner who is sure to win the trick"),
-            },
+            _params(**_PLAY_FLAGS),
+            {"play": play.greedy},
         ),
-        "random": PolicyInfo("play", "random", slots.PLAY_RANDOM, "uniform among legal cards"),
+        "random": PolicyInfo(
+            "play",
+            "random",
+            slots.PLAY_RANDOM,
+            "uniform among legal cards",
+            kernels={"play": play.random_play},
+        ),
         "counting": PolicyInfo(
             "play",
             "counting",
             slots.PLAY_COUNTING,
             "greedy plus card counting: boss cards, voids shown by each seat, safe smears and "
             "wins, no trump drawn once the opponents are out of it",
-            {
-                "draw_trump": (1, "1: the bidding side draws trump while opponents may hold some"),
-                "smear": (1, "1: give counters to a partner no later opponent can beat"),
-            },
+            _params(
+                draw_trump=(
+                    1,
+                    0,
+                    1,
+                    FLAG,
+                    "1: the bidding side draws trump while opponents may hold some",
+                ),
+                smear=(1, 0, 1, FLAG, "1: give counters to a partner no later opponent can beat"),
+            ),
+            {"play": counting.counting},
+            frozenset({"reads_caps"}),
         ),
     },
     "concede": {
         "concede": PolicyInfo(
-            "concede", "concede", slots.CONCEDE_CONCEDE, "throw in whenever the bid is out of reach"
+            "concede",
+            "concede",
+            slots.CONCEDE_CONCEDE,
+            "throw in whenever the bid is out of reach",
+            kernels={"concede": concede.concede},
         ),
         "play-on": PolicyInfo(
-            "concede", "play-on", slots.CONCEDE_PLAY_ON, "always play the hand out"
+            "concede",
+            "play-on",
+            slots.CONCEDE_PLAY_ON,
+            "always play the hand out",
+            kernels={"concede": concede.play_on},
         ),
     },
     "discard": {
@@ -118,10 +201,19 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             slots.DISCARD_STANDARD,
             "after taking the widow, discard the cards that cost least meld, keeping trump, "
             "voiding short suits, high cards first (discarded counters score for the bidder)",
-            {"keep_trump": (1, "1: discard trump only when nothing else is left")},
+            _params(keep_trump=(1, 0, 1, FLAG, "1: discard trump only when nothing else is left")),
+            {"discard": pass_.standard_discards},
         ),
-        "random": PolicyInfo("discard", "random", slots.DISCARD_RANDOM, "uniform random cards"),
+        "random": PolicyInfo(
+            "discard",
+            "random",
+            slots.DISCARD_RANDOM,
+            "uniform random cards",
+            kernels={"discard": pass_.random_discards},
+        ),
     },
+    # The two-hand kinds' kernels read that engine's table state, so they live with the engine
+    # (pinochle_sim.engines.two_hand.policies declares its hooks with them).
     "meld": {
         "greedy": PolicyInfo(
             "meld",
@@ -129,11 +221,11 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             slots.MELD_GREEDY,
             "two-hand: lay the best meld after each stock trick won (a marriage before its run, "
             "a pinochle before the double while tricks remain); always show and exchange the dix",
-            {
-                "build_up": (1, "1: lay the smaller meld inside a bigger one first"),
-                "build_up_min": (3, "stock tricks that must remain to build up"),
-                "exchange": (1, "1: exchange the dix for a face-up trump above the 9"),
-            },
+            _params(
+                build_up=(1, 0, 1, FLAG, "1: lay the smaller meld inside a bigger one first"),
+                build_up_min=(3, 0, 12, "tricks", "stock tricks that must remain to build up"),
+                exchange=(1, 0, 1, FLAG, "1: exchange the dix for a face-up trump above the 9"),
+            ),
         ),
         "random": PolicyInfo(
             "meld", "random", slots.MELD_RANDOM, "two-hand: a uniformly random layable meld or none"
@@ -146,13 +238,19 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             slots.STOCK_STANDARD,
             "two-hand stock phase: win tricks worth points or the right to meld, keep trumps "
             "and meld cards, throw the cheapest card otherwise",
-            {
-                "win_meld": (60, "meld points in hand that make winning the trick worthwhile"),
-                "meld_weight": (50, "percent of that meld counted as the value of winning"),
-                "trump_cost": (20, "keep value of a trump beyond its points"),
-                "meld_cost": (30, "keep value of a card of a meld layable now"),
-                "near_cost": (10, "keep value of a card of a meld one card short"),
-            },
+            _params(
+                win_meld=(
+                    60,
+                    0,
+                    1500,
+                    "points",
+                    "meld in hand that makes winning the trick worthwhile",
+                ),
+                meld_weight=(50, 0, 200, "percent", "of that meld counted as the value of winning"),
+                trump_cost=(20, 0, 500, "points", "keep value of a trump beyond its points"),
+                meld_cost=(30, 0, 500, "points", "keep value of a card of a meld layable now"),
+                near_cost=(10, 0, 500, "points", "keep value of a card of a meld one card short"),
+            ),
         ),
         "random": PolicyInfo(
             "stock", "random", slots.STOCK_RANDOM, "two-hand stock phase: a uniformly random card"
@@ -164,7 +262,8 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
 @dataclass(frozen=True)
 class PolicyKind:
     """One kind of decision: where its policy id and parameters sit in the policy array
-    (:mod:`pinochle_sim.policies.slots`), its default policy and a line of help."""
+    (:mod:`pinochle_sim.policies.slots`), its default policy, a line of help, and its hooks
+    (the decision points a policy of this kind implements, one kernel each)."""
 
     name: str
     id_slot: int
@@ -172,52 +271,45 @@ class PolicyKind:
     width: int
     default: str
     help: str
+    hooks: tuple[str, ...]
 
 
 POLICY_KINDS: tuple[PolicyKind, ...] = (
-    PolicyKind("bid", slots.PP_BID, slots.PP_BID_PARAMS, 16, "estimate", "Bidding policy."),
-    PolicyKind("pass", slots.PP_PASS, slots.PP_PASS_PARAMS, 8, "standard", "Passing policy."),
-    PolicyKind("play", slots.PP_PLAY, slots.PP_PLAY_PARAMS, 8, "greedy", "Card-play policy."),
     PolicyKind(
-        "concede",
-        slots.PP_CONCEDE,
-        slots.PP_CONCEDE_PARAMS,
-        8,
-        "concede",
-        "Throw in hopeless bids or not.",
+        "bid", slots.PP_BID, slots.PP_BID_PARAMS, 16, "estimate", "Bidding policy.",
+        ("limit", "jump"),
     ),
     PolicyKind(
-        "discard",
-        slots.PP_DISCARD,
-        slots.PP_DISCARD_PARAMS,
-        8,
-        "standard",
-        "Discards after taking the widow (three-hand).",
+        "pass", slots.PP_PASS, slots.PP_PASS_PARAMS, 8, "standard", "Passing policy.",
+        ("give", "give_back"),
     ),
     PolicyKind(
-        "meld",
-        slots.PP_MELD,
-        slots.PP_MELD_PARAMS,
-        8,
-        "greedy",
-        "Which meld to lay down after winning a stock trick (two-hand).",
+        "play", slots.PP_PLAY, slots.PP_PLAY_PARAMS, 8, "greedy", "Card-play policy.", ("play",)
     ),
     PolicyKind(
-        "stock",
-        slots.PP_STOCK,
-        slots.PP_STOCK_PARAMS,
-        8,
-        "standard",
-        "Card play while the stock lasts (two-hand).",
+        "concede", slots.PP_CONCEDE, slots.PP_CONCEDE_PARAMS, 8, "concede",
+        "Throw in hopeless bids or not.", ("concede",),
     ),
-)
+    PolicyKind(
+        "discard", slots.PP_DISCARD, slots.PP_DISCARD_PARAMS, 8, "standard",
+        "Discards after taking the widow (three-hand).", ("discard",),
+    ),
+    PolicyKind(
+        "meld", slots.PP_MELD, slots.PP_MELD_PARAMS, 8, "greedy",
+        "Which meld to lay down after winning a stock trick (two-hand).", ("choose", "dix"),
+    ),
+    PolicyKind(
+        "stock", slots.PP_STOCK, slots.PP_STOCK_PARAMS, 8, "standard",
+        "Card play while the stock lasts (two-hand).", ("play",),
+    ),
+)  # fmt: skip
 """Every kind of decision, in the order provenance lists them: the one place kinds are named."""
 KIND = {k.name: k for k in POLICY_KINDS}
 KINDS = tuple(KIND)
 assert set(KINDS) == set(REGISTRY), "every policy kind needs registry entries"
 PARAM_LIMIT = 1_000_000
-"""Policy parameters are points or flags; bounding them keeps every kernel sum far from int64
-overflow."""
+"""No parameter range reaches beyond this, which keeps every kernel sum far from int64
+overflow (a registry test checks it)."""
 DEFAULTS = {k.name: k.default for k in POLICY_KINDS}
 
 
@@ -284,10 +376,11 @@ class PolicySet:
                 )
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ValueError(f"parameter {key!r} must be an integer, got {value!r}")
-            if abs(value) > PARAM_LIMIT:
+            spec = info.params[pname]
+            if not spec.lo <= value <= spec.hi:
                 raise ValueError(
-                    f"parameter {key!r} = {value} is out of range "
-                    f"(-{PARAM_LIMIT:,} .. {PARAM_LIMIT:,})"
+                    f"parameter {key} = {value} is out of range: {info.name} {pname} takes "
+                    f"{spec.range_text} ({spec.unit}; {spec.doc})"
                 )
 
     @classmethod
@@ -325,7 +418,7 @@ class PolicySet:
         out: dict[str, dict[str, Any]] = {}
         for kind in kinds:
             info = _lookup(kind, self.name(kind))
-            values = {p: overrides.get(f"{kind}.{p}", d) for p, (d, _) in info.params.items()}
+            values = {p: overrides.get(f"{kind}.{p}", d.default) for p, d in info.params.items()}
             out[kind] = {"name": info.name, "params": values}
         return out
 
@@ -426,18 +519,46 @@ def policies_markdown() -> str:
     lines = [
         "# Policies",
         "",
-        "Generated from the policy registry (`pinochle_sim/policies/registry.py`); "
-        "`tests/test_docs.py` keeps this file in step with it. A policy set picks one policy of "
-        "each kind (`--bid`, `--pass`, `--play`, ... on the command line; `PolicySet(play=...)` "
-        "in Python) and overrides parameters as `KIND.NAME=VALUE` (`--param bid.margin=20`). "
-        "Every parameter is an integer.",
+        "Generated from the policy registry (`pinochle_sim/policies/registry.py`) by "
+        "`pinochle-sim policies --markdown`; `tests/test_docs.py` keeps this file in step with "
+        "it. A policy set picks one policy of each kind (`--bid-policy`, `--play-policy`, ... on "
+        "the command line; `PolicySet(play=...)` in Python) and overrides parameters as "
+        "`KIND.NAME=VALUE` (`--param bid.margin=20`). Every parameter is an integer within the "
+        "range shown; a value outside it, or a parameter of a kind the rules never use, is an "
+        "error.",
     ]
     for k in POLICY_KINDS:
         lines += ["", f"## {k.name}", "", f"{k.help} Default: `{k.default}`."]
         for info in REGISTRY[k.name].values():
             lines += ["", f"### {k.name}={info.name}", "", info.doc[0].upper() + info.doc[1:] + "."]
             if info.params:
-                lines += ["", "| parameter | default | meaning |", "|---|---|---|"]
-                for pname, (default, doc) in info.params.items():
-                    lines.append(f"| `{k.name}.{pname}` | {default} | {doc} |")
+                lines += [
+                    "",
+                    "| parameter | default | range | unit | meaning |",
+                    "|---|---|---|---|---|",
+                ]
+                for pname, spec in info.params.items():
+                    lines.append(
+                        f"| `{k.name}.{pname}` | {spec.default} | {spec.range_text} | "
+                        f"{spec.unit} | {spec.doc} |"
+                    )
     return "\n".join(lines) + "\n"
+
+
+def policies_text(kinds: tuple[str, ...] = KINDS) -> str:
+    """Every policy of ``kinds`` with what it does and each parameter's default, range, unit
+    and meaning, for people (``pinochle-sim policies``)."""
+    lines: list[str] = []
+    for kind in kinds:
+        k = KIND[kind]
+        if lines:
+            lines.append("")
+        lines.append(f"{kind}: {k.help} (default {k.default})")
+        for info in REGISTRY[kind].values():
+            lines.append(f"  {info.name}: {info.doc}")
+            for pname, spec in info.params.items():
+                lines.append(
+                    f"      {kind}.{pname} = {spec.default}  [{spec.range_text} {spec.unit}]  "
+                    f"{spec.doc}"
+                )
+    return "\n".join(lines)

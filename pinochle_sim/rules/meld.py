@@ -40,6 +40,8 @@ MELD_ARRAY_SIZE = MA_AROUND + 12
 AROUND_RANKS = (C.RA, C.RK, C.RQ, C.RJ)
 FACE_QS = C.face(C.S, C.RQ)
 FACE_JD = C.face(C.D, C.RJ)
+RANK_ROW = sum(1 << (6 * s) for s in range(C.NUM_SUITS))
+"""Bit of rank 0 in each suit's 6-bit field: ``RANK_ROW << r`` is rank ``r`` in every suit."""
 
 
 def _suit_counts(index: int) -> list[int]:
@@ -112,15 +114,14 @@ def _meld(hand: int, trump: int, ma: np.ndarray) -> int:
     total = 0
     for s in range(4):
         index = ((one >> (6 * s)) & 63) | (((two >> (6 * s)) & 63) << 6)
-        total += ma[index] if s == trump else ma[4096 + index]
-    nqs = ((one >> 2) & 1) + ((two >> 2) & 1)  # QS is face 2
-    njd = ((one >> 13) & 1) + ((two >> 13) & 1)  # JD is face 13
-    total += ma[8192 + min(nqs, njd)]
+        total += ma[MA_TRUMP + index] if s == trump else ma[MA_PLAIN + index]
+    nqs = ((one >> FACE_QS) & 1) + ((two >> FACE_QS) & 1)
+    njd = ((one >> FACE_JD) & 1) + ((two >> FACE_JD) & 1)
+    total += ma[MA_PIN + min(nqs, njd)]
     for i in range(4):
-        r = (5, 3, 2, 1)[i]  # A, K, Q, J
-        mask = 0x41041 << r  # the rank's bit in each suit's 6-bit field
+        mask = RANK_ROW << AROUND_RANKS[i]  # the rank's bit in each suit's 6-bit field
         n = 2 if (two & mask) == mask else (1 if (one & mask) == mask else 0)
-        total += ma[8195 + 3 * i + n]
+        total += ma[MA_AROUND + 3 * i + n]
     return total
 
 

@@ -40,7 +40,7 @@ def play_games_array(
 
     def one(lo: int) -> np.ndarray:
         n = min(chunk, start + count - lo)
-        buf, rows = inputs.engine.play_games(*inputs.kernel_arrays(), seed, lo, n, ncol, base)
+        buf, rows = inputs.engine.play_games(*inputs.kernel_args(), seed, lo, n, ncol, base)
         return buf[:, :rows]
 
     if count == 0:

@@ -59,9 +59,9 @@ def play_hands_array(
         out = np.empty((inputs.layout.ncol, count), dtype=np.int64)
     kernel = inputs.engine.play_chunk
     d = -1 if dealer is None else dealer
-    arrays = inputs.kernel_arrays()
+    args = inputs.kernel_args()
     in_chunks(
-        lambda lo: kernel(*arrays, seed, start, lo, min(count, lo + chunk), d, out),
+        lambda lo: kernel(*args, seed, start, lo, min(count, lo + chunk), d, out),
         range(0, count, chunk),
     )
     return out
@@ -97,6 +97,6 @@ def trace_arrays(
     out = np.zeros((inputs.layout.ncol, 1), dtype=np.int64)
     trace = np.zeros(inputs.engine.trace_size, dtype=np.int64)
     inputs.engine.trace_one(
-        *inputs.kernel_arrays(), seed, hand, -1 if dealer is None else dealer, out, trace
+        *inputs.kernel_args(), seed, hand, -1 if dealer is None else dealer, out, trace
     )
     return out[:, 0], trace

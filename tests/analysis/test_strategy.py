@@ -15,10 +15,10 @@ from pinochle_sim.analysis.compare import compare, duplicate, parse_range, sweep
 from pinochle_sim.cli import main
 from pinochle_sim.core import cards as C
 from pinochle_sim.policies import PolicySet, parse_policy_spec, seat_policy_array
-from pinochle_sim.policies.bid import _bid_limit
 from pinochle_sim.policies.calibrated import (
     FEATURES,
     SPREAD_FEATURES,
+    calibrated_limit,
     calibration,
     feature_matrix,
     risk_z,
@@ -201,7 +201,7 @@ def test_calibrated_features_and_limit_match_the_model():
                 mean = sum(round(100 * c) * v for c, v in zip(cal["mean"], x, strict=True))
                 spread = sum(round(100 * c) * v for c, v in zip(cal["spread"], x[:3], strict=True))
                 values.append((mean + round(1000 * risk_z(risk)) / 1000 * max(spread, 1000)) / 100)
-            limit, suit = _bid_limit(hand, melds, position, ra, pp)
+            limit, suit = calibrated_limit(hand, melds, position, ra, pp)
             want = int(np.floor(max(values)))
             assert suit == int(np.argmax(values))
             assert limit == (want if want >= 250 else 0)

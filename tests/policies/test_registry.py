@@ -10,8 +10,10 @@ import itertools
 import numpy as np
 import pytest
 
-from pinochle_sim.policies import KIND, KINDS, POLICY_KINDS, REGISTRY, PolicySet, slots
+from pinochle_sim.engines.two_hand import policies as two_hand_policies
+from pinochle_sim.policies import KIND, KINDS, PARAM_LIMIT, POLICY_KINDS, REGISTRY, PolicySet, slots
 from pinochle_sim.policies.dispatch import PLAY_PARAMS
+from pinochle_sim.policies.registry import FLAG
 from tests.catalog import policies_of
 
 
@@ -40,6 +42,52 @@ def test_policy_ids_are_unique_within_a_kind(kind: str) -> None:
     assert all(info.kind == kind and info.doc for info in REGISTRY[kind].values())
 
 
+def test_parameter_ranges_hold_their_defaults_and_stay_bounded() -> None:
+    for kind in KINDS:
+        for info in REGISTRY[kind].values():
+            for pname, spec in info.params.items():
+                assert -PARAM_LIMIT <= spec.lo <= spec.default <= spec.hi <= PARAM_LIMIT
+                assert spec.unit and spec.doc, (kind, info.name, pname)
+                if spec.unit == FLAG:
+                    assert (spec.lo, spec.hi) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("param", "message"),
+    [
+        ("bid.risk=500", r"bid.risk = 500 is out of range: calibrated risk takes 1\.\.99"),
+        ("bid.risk=-50", r"bid.risk = -50 is out of range: calibrated risk takes 1\.\.99"),
+        (
+            "play.draw_trump=7",
+            r"play.draw_trump = 7 is out of range: greedy draw_trump takes 0\.\.1",
+        ),
+        ("bid.margin=501", r"takes -500\.\.500 \(points"),
+    ],
+)
+def test_out_of_range_parameters_are_refused_with_the_range(param: str, message: str) -> None:
+    bid = "calibrated" if "risk" in param else None
+    with pytest.raises(ValueError, match=message):
+        PolicySet.from_options(params=[param], bid=bid)
+
+
+def test_every_policy_has_a_kernel_for_every_hook_of_its_kind() -> None:
+    """Policies of the policy layer name their kernels in the registry; the two-hand kinds'
+    kernels are named by that engine's hook stubs."""
+    engine_hooks = {
+        ("meld", "choose"): two_hand_policies.choose_meld,
+        ("meld", "dix"): two_hand_policies.choose_dix,
+        ("stock", "play"): two_hand_policies.stock_play,
+    }
+    for k in POLICY_KINDS:
+        for hook in k.hooks:
+            stub = engine_hooks.get((k.name, hook))
+            for info in REGISTRY[k.name].values():
+                if stub is None:
+                    assert hook in info.kernels, (k.name, info.name, hook)
+                else:
+                    assert not info.kernels and stub.policy_kind == k.name
+
+
 def test_play_parameters_fit_the_dispatch() -> None:
     assert all(len(i.params) <= PLAY_PARAMS for i in REGISTRY["play"].values())
 
@@ -49,10 +97,11 @@ def test_policy_array_holds_ids_and_integer_parameters(kind: str) -> None:
     k = KIND[kind]
     for name in policies_of(kind):
         info = REGISTRY[kind][name]
-        params = {f"{kind}.{p}": 1000 + 7 * i for i, p in enumerate(info.params)}
+        # distinct in-range values (each parameter's range is checked, see below)
+        want = [s.lo + (7 * i + 3) % (s.hi - s.lo + 1) for i, s in enumerate(info.params.values())]
+        params = {f"{kind}.{p}": v for p, v in zip(info.params, want, strict=True)}
         a = PolicySet(**{kind: name}, params=tuple(sorted(params.items()))).to_array()
         assert a[k.id_slot] == info.id
-        want = [1000 + 7 * i for i in range(len(info.params))]
         assert list(a[k.params_slot : k.params_slot + len(want)]) == want
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from pinochle_sim.core.jit import jit
-from pinochle_sim.policies.bid import bid_jump
+from pinochle_sim.policies.bundle import PolicyBundle
+from pinochle_sim.policies.dispatch import bid_jump
+from pinochle_sim.policies.slots import PP_BID
 from pinochle_sim.rules.arrays import RA_MIN_BID, RA_NSTEPS, RA_STEPS
 
 MAX_CALLS = 160
@@ -26,8 +28,9 @@ JUMP_CAP = (1 << 15) - 1
 
 @jit
 def _auction(
-    dealer: int, players: int, limits: np.ndarray, ra: np.ndarray, pp: np.ndarray, calls: np.ndarray
-) -> tuple[int, int, bool, int]:
+    bundle: PolicyBundle, dealer: int, players: int, limits: np.ndarray, ra: np.ndarray,
+    pp: np.ndarray, calls: np.ndarray,
+) -> tuple[int, int, bool, int]:  # fmt: skip
     """Run the auction; returns ``(bidder, bid, stuck, number of calls)``.
 
     Seat ``p`` raises while the next bid is within ``limits[p]``: by the largest step when its
@@ -36,7 +39,7 @@ def _auction(
     """
     jumps = 0  # each seat's jump, 15 bits apiece (larger jumps never happen anyway)
     for p in range(players):
-        jumps |= min(bid_jump(pp[p]), JUMP_CAP) << (15 * p)
+        jumps |= min(bid_jump(bundle, pp[p, PP_BID], pp[p]), JUMP_CAP) << (15 * p)
     min_bid = ra[RA_MIN_BID]
     small = ra[RA_STEPS]
     large = ra[RA_STEPS + ra[RA_NSTEPS] - 1]

@@ -61,9 +61,10 @@ from pinochle_sim.engines.trickplay import (
     TK_WINNER,
     play_tricks,
 )
-from pinochle_sim.policies.bid import _bid_limit, count_aces
-from pinochle_sim.policies.pass_ import _discards
-from pinochle_sim.policies.slots import CONCEDE_CONCEDE, PP_CONCEDE
+from pinochle_sim.policies.bid import count_aces
+from pinochle_sim.policies.bundle import PolicyBundle
+from pinochle_sim.policies.dispatch import bid_limit, concedes, discards
+from pinochle_sim.policies.slots import PP_BID, PP_CONCEDE, PP_DISCARD
 from pinochle_sim.rules.arrays import (
     RA_BIDDER_WINS_TIES,
     RA_DISCARD,
@@ -144,6 +145,7 @@ def _credit_tricks(
 
 @jit
 def _value_hands(
+    bundle: PolicyBundle,
     hands: np.ndarray,
     dealer: int,
     ra: np.ndarray,
@@ -166,8 +168,8 @@ def _value_hands(
             out[lay[L_MELD_PRE] + 4 * p + s, row] = melds[s]
             out[lay[L_LEN] + 4 * p + s, row] = suit_len(hands[p], s)
         position = (p - dealer) % players
-        scratch[S_LIMITS + p], scratch[S_TRUMPS + p] = _bid_limit(
-            hands[p], melds, position, ra, pp[p]
+        scratch[S_LIMITS + p], scratch[S_TRUMPS + p] = bid_limit(
+            bundle, pp[p, PP_BID], hands[p], melds, position, ra, pp[p]
         )
 
 
@@ -188,6 +190,7 @@ def _record_auction(
 
 @jit
 def _improve_hands(
+    bundle: PolicyBundle,
     hands: np.ndarray,
     widow: int,
     bidder: int,
@@ -211,26 +214,28 @@ def _improve_hands(
         to_partner = 0
         if ra[RA_PASS] > 0:
             stream_init(rs, seed, h, STREAM_PASS)
-            to_bidder, to_partner = _exchange(hands, bidder, trump, ra[RA_PASS], ma, pp, rs)
+            to_bidder, to_partner = _exchange(bundle, hands, bidder, trump, ra[RA_PASS], ma, pp, rs)
         out[lay[L_PASSED], row] = to_bidder
         out[lay[L_PASSED] + 1, row] = to_partner
     if lay[L_WIDOW] < 0:
         return 0
     stream_init(rs, seed, h, STREAM_DISCARD)
     hands[bidder] = _add_all(hands[bidder], widow)
-    discards = _discards(hands[bidder], ra[RA_DISCARD], trump, ma, pp[bidder], rs)
-    hands[bidder] = _remove_all(hands[bidder], discards)
+    laid = discards(
+        bundle, pp[bidder, PP_DISCARD], hands[bidder], ra[RA_DISCARD], trump, ma, pp[bidder], rs
+    )
+    hands[bidder] = _remove_all(hands[bidder], laid)
     points = 0
     if ra[RA_DISCARDS_COUNT]:
         for f in range(24):
-            copies = ((discards >> f) & 1) + ((discards >> (24 + f)) & 1)
+            copies = ((laid >> f) & 1) + ((laid >> (24 + f)) & 1)
             points += copies * ra[RA_POINTS + f % 6]
     out[lay[L_WIDOW], row] = widow
-    out[lay[L_WIDOW] + 1, row] = discards
+    out[lay[L_WIDOW] + 1, row] = laid
     out[lay[L_DISCARD_POINTS], row] = points
     if tracing:
         trace[T_WIDOW] = widow
-        trace[T_WIDOW + 1] = discards
+        trace[T_WIDOW + 1] = laid
     return points
 
 
@@ -272,6 +277,7 @@ def _score_hand(
 
 @jit
 def _play_hand(
+    bundle: PolicyBundle,
     ra: np.ndarray,
     ma: np.ndarray,
     pp: np.ndarray,
@@ -298,9 +304,9 @@ def _play_hand(
     )
     out[C_HAND, row] = h
     out[C_DEALER, row] = dealer
-    _value_hands(hands, dealer, ra, ma, pp, scratch, out, row, lay)
+    _value_hands(bundle, hands, dealer, ra, ma, pp, scratch, out, row, lay)
     bidder, bid, stuck, n_calls = _auction(
-        dealer, players, scratch[S_LIMITS:S_TRUMPS], ra, pp, calls
+        bundle, dealer, players, scratch[S_LIMITS:S_TRUMPS], ra, pp, calls
     )
     trump = scratch[S_TRUMPS + bidder]
     out[C_BIDDER, row] = bidder
@@ -314,7 +320,7 @@ def _play_hand(
             trace[T_CALLS + i] = calls[i]
         trace[T_NTRICKS] = 0
     discard_points = _improve_hands(
-        hands, widow, bidder, trump, ra, ma, pp, seed, h, rs, out, row, lay, trace, tracing
+        bundle, hands, widow, bidder, trump, ra, ma, pp, seed, h, rs, out, row, lay, trace, tracing
     )
     for i in range(16):
         sides[i] = 0
@@ -326,11 +332,13 @@ def _play_hand(
             trace[T_HANDS + p] = hands[p]
     bside = _side(bidder, partners)
     hopeless = bid - sides[SD_MELD + bside] > ra[RA_TOTAL]
-    conceded = ra[RA_THROW_IN] != 0 and hopeless and pp[bidder, PP_CONCEDE] == CONCEDE_CONCEDE
+    conceded = (
+        ra[RA_THROW_IN] != 0 and hopeless and concedes(bundle, pp[bidder, PP_CONCEDE], pp[bidder])
+    )
     if not conceded:
         stream_init(rs, seed, h, STREAM_PLAY)
         log = scratch[S_LOG:SCRATCH_SIZE]
-        play_tricks(hands, bidder, bidder, trump, 0, ra, pp, rs, log)
+        play_tricks(bundle, hands, bidder, bidder, trump, 0, ra, pp, rs, log)
         _credit_tricks(log, ra[RA_HAND_SIZE], partners, sides, trace, tracing)
     out[C_CONCEDED, row] = conceded
     out[C_MADE, row] = _score_hand(
@@ -344,6 +352,7 @@ def _play_chunk(
     ma: np.ndarray,
     lay: np.ndarray,
     pp: np.ndarray,
+    bundle: PolicyBundle,
     seed: int,
     start: int,
     lo: int,
@@ -368,8 +377,8 @@ def _play_chunk(
     trace = np.empty(1, dtype=np.int64)
     for i in range(lo, hi):
         _play_hand(
-            ra_l, ma_l, pp_l, lay_l, seed, start + i, fixed_dealer, buf, i - lo, scratch, rs,
-            trace, False,
+            bundle, ra_l, ma_l, pp_l, lay_l, seed, start + i, fixed_dealer, buf, i - lo, scratch,
+            rs, trace, False,
         )  # fmt: skip
     out[:, lo:hi] = buf
 
@@ -380,6 +389,7 @@ def _trace_one(
     ma: np.ndarray,
     lay: np.ndarray,
     pp: np.ndarray,
+    bundle: PolicyBundle,
     seed: int,
     h: int,
     fixed_dealer: int,
@@ -389,12 +399,13 @@ def _trace_one(
     """Play one hand with tracing on (``out`` has one column)."""
     scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
-    _play_hand(ra, ma, pp, lay, seed, h, fixed_dealer, out, 0, scratch, rs, trace, True)
+    _play_hand(bundle, ra, ma, pp, lay, seed, h, fixed_dealer, out, 0, scratch, rs, trace, True)
 
 
 @jit
-def _play_games(ra: np.ndarray, ma: np.ndarray, lay: np.ndarray, pp: np.ndarray, seed: int,
-                start: int, n: int, ncol: int, g0: int) -> tuple[np.ndarray, int]:  # fmt: skip
+def _play_games(ra: np.ndarray, ma: np.ndarray, lay: np.ndarray, pp: np.ndarray,
+                bundle: PolicyBundle, seed: int, start: int, n: int, ncol: int,
+                g0: int) -> tuple[np.ndarray, int]:  # fmt: skip
     """Play games ``start .. start+n-1`` to the target (:mod:`pinochle_sim.engines.games`);
     returns (rows buffer, rows used)."""
     players = ra[RA_PLAYERS]
@@ -415,7 +426,7 @@ def _play_games(ra: np.ndarray, ma: np.ndarray, lay: np.ndarray, pp: np.ndarray,
             if row == buf.shape[1]:
                 buf = grow(buf, row)
             h = g * MAX_DEALS + k
-            _play_hand(ra, ma, pp, lay, seed, h, (g + k) % players, buf, row, scratch, rs,
+            _play_hand(bundle, ra, ma, pp, lay, seed, h, (g + k) % players, buf, row, scratch, rs,
                        trace, False)  # fmt: skip
             bside = _side(buf[C_BIDDER, row], partners)
             w = close_deal(buf, row, g, k, g0, lay[L_SCORE], sides, target, bside, bidder_wins,

@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from pinochle_sim.core.jit import jit
-from pinochle_sim.policies.pass_ import _bidder_returns, _partner_gives
+from pinochle_sim.policies.bundle import PolicyBundle
+from pinochle_sim.policies.dispatch import bidder_returns, partner_gives
+from pinochle_sim.policies.slots import PP_PASS
 
 
 @jit
@@ -34,6 +36,7 @@ def _add_all(hand: int, cards: int) -> int:
 
 @jit
 def _exchange(
+    bundle: PolicyBundle,
     hands: np.ndarray,
     bidder: int,
     trump: int,
@@ -45,10 +48,14 @@ def _exchange(
     """Do the pass in place; returns (cards to bidder, cards to partner), both packed. Each
     seat follows its own passing policy (``pp[seat]``)."""
     partner = (bidder + 2) % 4
-    to_bidder = _partner_gives(hands[partner], k, trump, pp[partner], rs)
+    to_bidder = partner_gives(
+        bundle, pp[partner, PP_PASS], hands[partner], k, trump, pp[partner], rs
+    )
     hands[partner] = _remove_all(hands[partner], to_bidder)
     hands[bidder] = _add_all(hands[bidder], to_bidder)
-    to_partner = _bidder_returns(hands[bidder], k, trump, ma, pp[bidder], rs)
+    to_partner = bidder_returns(
+        bundle, pp[bidder, PP_PASS], hands[bidder], k, trump, ma, pp[bidder], rs
+    )
     hands[bidder] = _remove_all(hands[bidder], to_partner)
     hands[partner] = _add_all(hands[partner], to_partner)
     return to_bidder, to_partner

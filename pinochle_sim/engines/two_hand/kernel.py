@@ -79,7 +79,9 @@ from pinochle_sim.engines.two_hand.table import (
     play_copy,
 )
 from pinochle_sim.policies.bid import count_aces
+from pinochle_sim.policies.bundle import PolicyBundle
 from pinochle_sim.policies.play import pack_points
+from pinochle_sim.policies.slots import PP_MELD, PP_STOCK
 from pinochle_sim.rules.arrays import (
     RA_GAME_TARGET,
     RA_HAND_SIZE,
@@ -200,6 +202,7 @@ def _setup(
 
 @jit
 def _meld_turn(
+    bundle: PolicyBundle,
     p: int,
     t: int,
     up: int,
@@ -216,7 +219,9 @@ def _meld_turn(
     whether it exchanged the dix for the face-up card)."""
     cs = st[X_CS : X_CS + CS_SIZE]
     laid = 0
-    i = choose_meld(cs, ca, pp[p], p, st[X_HANDS + p], trump, n_stock - 1 - t, rs)
+    i = choose_meld(
+        bundle, pp[p, PP_MELD], cs, ca, pp[p], p, st[X_HANDS + p], trump, n_stock - 1 - t, rs
+    )
     base = TT_TRICKS + t * TW
     if i >= 0:
         o = trump * CA_STRIDE + CA_FIRST + CA_FIELDS * i
@@ -234,7 +239,7 @@ def _meld_turn(
         up_slot = X_DRAW + 2 * n_stock - 1
         # After an exchange the face-up card is a 9, no longer the turned-up trump card.
         up_available = st[up_slot] == up
-        show, exchange = choose_dix(pp[p], st[up_slot] >> 1, rs)
+        show, exchange = choose_dix(bundle, pp[p, PP_MELD], pp[p], st[up_slot] >> 1, rs)
         if show:
             laid += ca[CA_DIX]
             st[X_SIDE + XS_DIX + p] += 1
@@ -256,6 +261,7 @@ def _meld_turn(
 
 @jit
 def _stock_phase(
+    bundle: PolicyBundle,
     dealer: int,
     up: int,
     trump: int,
@@ -287,7 +293,20 @@ def _stock_phase(
             hand = st[X_HANDS + seat]
             has_dix = dix_value > 0 and dix_card(cs, seat, trump) >= 0
             f = stock_play(
-                cs, ca, pp[seat], seat, hand, led, played, trump, packed, dix_value, has_dix, rs
+                bundle,
+                pp[seat, PP_STOCK],
+                cs,
+                ca,
+                pp[seat],
+                seat,
+                hand,
+                led,
+                played,
+                trump,
+                packed,
+                dix_value,
+                has_dix,
+                rs,
             )
             i, on_table = play_copy(cs, seat, f)
             if tracing:
@@ -316,7 +335,9 @@ def _stock_phase(
             trace[base + TW_POINTS] = pts
             trace[base + TW_MELD] = -1
             trace[base + TW_DIX] = -1
-        laid, swapped = _meld_turn(winner, t, up, n_stock, trump, ca, pp, st, rm, trace, tracing)
+        laid, swapped = _meld_turn(
+            bundle, winner, t, up, n_stock, trump, ca, pp, st, rm, trace, tracing
+        )
         if swapped:
             exchanged = winner
         st[X_SIDE + XS_MELD + winner] += laid
@@ -335,6 +356,7 @@ def _stock_phase(
 
 @jit
 def _play_out(
+    bundle: PolicyBundle,
     leader: int,
     trump: int,
     played: int,
@@ -350,7 +372,8 @@ def _play_out(
     void; each seat plays as if it had bid); credits them to the seats and marks the physical
     copies played. Returns the seat that won the last trick."""
     log = st[X_LOG : X_LOG + LOG_SIZE]
-    play_tricks(st[X_HANDS : X_HANDS + 2], leader, EACH_SEAT_BIDS, trump, played, ra, pp, rs, log)
+    hands = st[X_HANDS : X_HANDS + 2]
+    play_tricks(bundle, hands, leader, EACH_SEAT_BIDS, trump, played, ra, pp, rs, log)
     cs = st[X_CS : X_CS + CS_SIZE]
     n = ra[RA_HAND_SIZE]
     for t in range(n):
@@ -384,6 +407,7 @@ def _play_out(
 
 @jit
 def _play_deal(
+    bundle: PolicyBundle,
     ra: np.ndarray,
     ma: np.ndarray,
     ca: np.ndarray,
@@ -419,9 +443,9 @@ def _play_deal(
     stream_init(rs, seed, h, STREAM_PLAY)
     stream_init(rm, seed, h, STREAM_MELD)
     played, leader, exchanged = _stock_phase(
-        dealer, up, trump, ra, ca, pp, st, rs, rm, out, row, trace, tracing
+        bundle, dealer, up, trump, ra, ca, pp, st, rs, rm, out, row, trace, tracing
     )
-    last = _play_out(leader, trump, played, n_stock, ra, pp, st, rs, trace, tracing)
+    last = _play_out(bundle, leader, trump, played, n_stock, ra, pp, st, rs, trace, tracing)
     out[D_HAND, row] = h
     out[D_DEALER, row] = dealer
     out[D_TRUMP, row] = trump
@@ -452,6 +476,7 @@ def _play_chunk(
     ma: np.ndarray,
     ca: np.ndarray,
     pp: np.ndarray,
+    bundle: PolicyBundle,
     seed: int,
     start: int,
     lo: int,
@@ -472,7 +497,7 @@ def _play_chunk(
     trace = np.empty(1, dtype=np.int64)
     for i in range(lo, hi):
         _play_deal(
-            ra_l, ma_l, ca_l, pp_l, seed, start + i, fixed_dealer, buf, i - lo, st, rs, rm,
+            bundle, ra_l, ma_l, ca_l, pp_l, seed, start + i, fixed_dealer, buf, i - lo, st, rs, rm,
             trace, False,
         )  # fmt: skip
     out[:, lo:hi] = buf
@@ -484,6 +509,7 @@ def _trace_one(
     ma: np.ndarray,
     ca: np.ndarray,
     pp: np.ndarray,
+    bundle: PolicyBundle,
     seed: int,
     h: int,
     fixed_dealer: int,
@@ -494,12 +520,13 @@ def _trace_one(
     st = np.empty(SCRATCH2_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
     rm = np.empty(2, dtype=np.uint64)
-    _play_deal(ra, ma, ca, pp, seed, h, fixed_dealer, out, 0, st, rs, rm, trace, True)
+    _play_deal(bundle, ra, ma, ca, pp, seed, h, fixed_dealer, out, 0, st, rs, rm, trace, True)
 
 
 @jit
-def _play_games(ra: np.ndarray, ma: np.ndarray, ca: np.ndarray, pp: np.ndarray, seed: int,
-                start: int, n: int, ncol: int, g0: int) -> tuple[np.ndarray, int]:  # fmt: skip
+def _play_games(ra: np.ndarray, ma: np.ndarray, ca: np.ndarray, pp: np.ndarray,
+                bundle: PolicyBundle, seed: int, start: int, n: int, ncol: int,
+                g0: int) -> tuple[np.ndarray, int]:  # fmt: skip
     """Play games ``start .. start+n-1`` to the target (:mod:`pinochle_sim.engines.games`; no
     bidder, so a tie at the top plays on); returns (rows buffer, rows used)."""
     buf = np.empty((ncol, 8 * n + 16), dtype=np.int64)
@@ -517,7 +544,9 @@ def _play_games(ra: np.ndarray, ma: np.ndarray, ca: np.ndarray, pp: np.ndarray, 
             if row == buf.shape[1]:
                 buf = grow(buf, row)
             h = g * MAX_DEALS + k
-            _play_deal(ra, ma, ca, pp, seed, h, (g + k) % 2, buf, row, st, rs, rm, trace, False)
+            _play_deal(
+                bundle, ra, ma, ca, pp, seed, h, (g + k) % 2, buf, row, st, rs, rm, trace, False
+            )
             w = close_deal(buf, row, g, k, g0, D_SCORE, 2, target, -1, False, totals)
             row += 1
             if w >= 0:

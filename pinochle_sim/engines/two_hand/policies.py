@@ -45,20 +45,17 @@ from pinochle_sim.engines.two_hand.table import (
     shortfall,
     usable,
 )
+from pinochle_sim.policies.bundle import PolicyBundle, policy_hook
 from pinochle_sim.policies.play import face_points
 from pinochle_sim.policies.slots import (
     MELD_BUILD_UP,
     MELD_BUILD_UP_MIN,
     MELD_EXCHANGE,
-    MELD_GREEDY,
-    PP_MELD,
     PP_MELD_PARAMS,
-    PP_STOCK,
     PP_STOCK_PARAMS,
     STOCK_MELD_COST,
     STOCK_MELD_WEIGHT,
     STOCK_NEAR_COST,
-    STOCK_STANDARD,
     STOCK_TRUMP_COST,
     STOCK_WIN_MELD,
 )
@@ -107,7 +104,7 @@ def _layable(cs: np.ndarray, ca: np.ndarray, p: int, hand: int, o: int) -> bool:
 
 
 @jit
-def choose_meld(
+def random_meld(
     cs: np.ndarray,
     ca: np.ndarray,
     pp: np.ndarray,
@@ -117,22 +114,38 @@ def choose_meld(
     tricks_left: int,
     rs: np.ndarray,
 ) -> int:
-    """Candidate index of the meld ``p`` (holding ``hand``) lays down now (-1 = none)."""
+    """``random``: a uniformly random layable meld, or none (-1), each as likely."""
     base = trump * CA_STRIDE
     n = ca[base + CA_COUNT]
-    if pp[PP_MELD] != MELD_GREEDY:
-        k = 0
-        for i in range(n):
-            o = base + CA_FIRST + CA_FIELDS * i
-            k += absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o)
-        pick = below(rs, k + 1)
-        for i in range(n):
-            o = base + CA_FIRST + CA_FIELDS * i
-            if absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o):
-                if pick == 0:
-                    return i
-                pick -= 1
-        return -1
+    k = 0
+    for i in range(n):
+        o = base + CA_FIRST + CA_FIELDS * i
+        k += absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o)
+    pick = below(rs, k + 1)
+    for i in range(n):
+        o = base + CA_FIRST + CA_FIELDS * i
+        if absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o):
+            if pick == 0:
+                return i
+            pick -= 1
+    return -1
+
+
+@jit
+def greedy_meld(
+    cs: np.ndarray,
+    ca: np.ndarray,
+    pp: np.ndarray,
+    p: int,
+    hand: int,
+    trump: int,
+    tricks_left: int,
+    rs: np.ndarray,
+) -> int:
+    """``greedy``: the most valuable layable meld, or the smaller meld inside it first while
+    ``build_up_min`` stock tricks remain (-1 = none)."""
+    base = trump * CA_STRIDE
+    n = ca[base + CA_COUNT]
     best = -1
     for i in range(n):
         o = base + CA_FIRST + CA_FIELDS * i
@@ -182,10 +195,14 @@ def _still_layable_after(cs: np.ndarray, ca: np.ndarray, p: int, big: int, small
 
 
 @jit
-def choose_dix(pp: np.ndarray, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
-    """(show the dix held?, exchange it for the face-up card?) for a winner holding one."""
-    if pp[PP_MELD] != MELD_GREEDY:
-        return below(rs, 2) == 1, below(rs, 2) == 1
+def random_dix(pp: np.ndarray, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
+    """``random``: show the dix with probability 1/2, exchange with probability 1/2."""
+    return below(rs, 2) == 1, below(rs, 2) == 1
+
+
+@jit
+def greedy_dix(pp: np.ndarray, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
+    """``greedy``: always show; exchange for a face-up trump above the 9 (``exchange``)."""
     return True, pp[PP_MELD_PARAMS + MELD_EXCHANGE] != 0 and up_face % 6 > 0
 
 
@@ -216,7 +233,7 @@ def _cheapest(mask: int, trump: int, points: int, now: int, near: int, pp: np.nd
 
 
 @jit
-def stock_play(
+def random_stock(
     cs: np.ndarray,
     ca: np.ndarray,
     pp: np.ndarray,
@@ -230,14 +247,31 @@ def stock_play(
     has_dix: bool,
     rs: np.ndarray,
 ) -> int:
-    """The face ``p`` plays to a stock-phase trick (``led`` = the face led, -1 when leading);
-    ``played`` holds every card played so far (packed)."""
+    """``random``: a uniformly random held card."""
     held = hand & 0xFFFFFF
-    if pp[PP_STOCK] != STOCK_STANDARD:
-        m = held
-        for _ in range(below(rs, popcount(held))):
-            m &= m - 1
-        return lowest_bit_index(m)
+    m = held
+    for _ in range(below(rs, popcount(held))):
+        m &= m - 1
+    return lowest_bit_index(m)
+
+
+@jit
+def standard_stock(
+    cs: np.ndarray,
+    ca: np.ndarray,
+    pp: np.ndarray,
+    p: int,
+    hand: int,
+    led: int,
+    played: int,
+    trump: int,
+    points: int,
+    dix_value: int,
+    has_dix: bool,
+    rs: np.ndarray,
+) -> int:
+    """``standard``: keep values, win tricks worth points or the right to meld."""
+    held = hand & 0xFFFFFF
     _, value, now, near = meld_outlook(cs, ca, p, hand, trump)
     if has_dix:
         value += dix_value
@@ -267,3 +301,37 @@ def stock_play(
     value_win = trick + face_points(points, win) + meld_gain - keep_win
     value_lose = -trick - face_points(points, lose) - keep_lose
     return win if value_win >= value_lose else lose
+
+
+# The hooks of the two-hand kinds: the registry (pinochle_sim.policies.registry) lists these
+# policies' names, ids and parameters; their kernels, which read this engine's table state, are
+# named here.
+
+
+@policy_hook("meld", "choose", {"greedy": greedy_meld, "random": random_meld})
+def choose_meld(
+    bundle: PolicyBundle, policy: int, cs: np.ndarray, ca: np.ndarray, pp: np.ndarray, p: int,
+    hand: int, trump: int, tricks_left: int, rs: np.ndarray,
+) -> int:  # fmt: skip
+    """Candidate index of the meld ``p`` (holding ``hand``) lays down now (-1 = none), with
+    ``tricks_left`` stock tricks still to come."""
+    raise TypeError("a policy hook is called from jitted code only")
+
+
+@policy_hook("meld", "dix", {"greedy": greedy_dix, "random": random_dix})
+def choose_dix(
+    bundle: PolicyBundle, policy: int, pp: np.ndarray, up_face: int, rs: np.ndarray
+) -> tuple[bool, bool]:
+    """(show the dix held?, exchange it for the face-up card?) for a winner holding one."""
+    raise TypeError("a policy hook is called from jitted code only")
+
+
+@policy_hook("stock", "play", {"standard": standard_stock, "random": random_stock})
+def stock_play(
+    bundle: PolicyBundle, policy: int, cs: np.ndarray, ca: np.ndarray, pp: np.ndarray, p: int,
+    hand: int, led: int, played: int, trump: int, points: int, dix_value: int, has_dix: bool,
+    rs: np.ndarray,
+) -> int:  # fmt: skip
+    """The face ``p`` plays to a stock-phase trick (``led`` = the face led, -1 when leading);
+    ``played`` holds every card played so far (packed)."""
+    raise TypeError("a policy hook is called from jitted code only")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from pinochle_sim.engines.auction.bidding import MAX_CALLS, _auction
 from pinochle_sim.policies import PolicySet
+from pinochle_sim.rules import get_preset
 from pinochle_sim.runs.show import hand_record
 from pinochle_sim.runs.simulate import (
     engine_inputs,
@@ -51,7 +54,9 @@ def test_auction_kernel_against_oracle(rules: str) -> None:
             limits = rng.integers(P.min_bid - 5 * unit, P.min_bid + 60 * unit, 4)
             limits[rng.random(4) < 0.3] = 0  # some seats never bid
             limits = limits.astype(np.int64)
-            bidder, bid, stuck, n = _auction(dealer, 4, limits, inputs.ra, inputs.pp, calls)
+            bidder, bid, stuck, n = _auction(
+                inputs.bundle, dealer, 4, limits, inputs.ra, inputs.pp, calls
+            )
             pairs = calls[: 2 * n].reshape(-1, 2)
             bids = [None if b < 0 else int(b) for b in pairs[:, 1]]
             assert (bidder, bid, stuck) == ref_auction(bids, dealer, P.min_bid, P.steps)
@@ -73,12 +78,17 @@ def test_auction_kernel_against_oracle(rules: str) -> None:
 def test_auction_record_is_complete_with_extreme_bid_parameters() -> None:
     """RULES.md 4 and 10: every call of the auction is recorded. A large but valid ``bid.margin``
     makes all four seats raise past ``MAX_CALLS`` calls; the record must still be a complete,
-    legal auction (ref_auction raises on an incomplete one)."""
-    pol = PolicySet.from_options(params=["bid.margin=5000"])
-    rec = hand_record(1, 0, policies=pol)
+    legal auction (ref_auction raises on an incomplete one). Raises of one point (a TOML
+    ruleset may choose them) and the largest margin the policy accepts get there."""
+    rules = dataclasses.replace(
+        get_preset("partnership"), name="one-point-raises", bid_steps=(1, 2)
+    )
+    pol = PolicySet.from_options(params=["bid.margin=500", "bid.jump=10000"])
+    rec = hand_record(1, 0, rules, policies=pol)
     bids = [c["bid"] for c in rec["auction"]]
+    assert len(bids) > MAX_CALLS - 4  # the cap was reached: every seat was made to pass
     try:
-        winner, bid, stuck = ref_auction(bids, rec["dealer"], 250, (10, 20))
+        winner, bid, stuck = ref_auction(bids, rec["dealer"], 250, (1, 2))
     except ValueError as e:
         pytest.fail(
             f"recorded auction is not a complete legal auction ({e}); "
