@@ -55,13 +55,17 @@ def _match(name: str, title: str, a: tuple[str, PolicySet], b: tuple[str, Policy
         folder,
         title,
         [
-            f"Duplicate match, {DEALS:,} deals each played twice with the seats swapped.",
+            f"Duplicate match, {DEALS:,} deals each played twice with the seats swapped: per "
+            "deal sums A's score minus B's over both plays, per hand is one play (half of it, "
+            "and the gap between the two mean scores per hand).",
             "",
-            f"* **{ra['policy']} minus {rb['policy']}: {ra['diff_per_deal']:+.1f} points per deal "
-            f"(95% CI {ra['diff_lo']:+.1f} to {ra['diff_hi']:+.1f}).**",
+            f"* **{ra['policy']} minus {rb['policy']}: {ra['diff_per_deal']:+.2f} points per deal "
+            f"(95% CI {ra['diff_lo']:+.2f} to {ra['diff_hi']:+.2f}), "
+            f"{ra['diff_per_hand']:+.2f} per hand.**",
             *[
-                f"* {r['policy']}: mean score {r['mean_score']:.1f} per hand; of its "
-                f"{int(r['bids_won']):,} bids it made {r['make_rate']:.1%} "
+                f"* {r['policy']}: mean score {r['mean_score']:.2f} per hand; it won the auction "
+                f"in {int(r['bids_won']):,} of its {int(r['hands']):,} hands and made "
+                f"{r['make_rate']:.1%} "
                 f"({r['make_lo']:.1%}-{r['make_hi']:.1%}), stuck {r['stuck_rate']:.1%}, "
                 f"mean bid {r['mean_bid']:.1f}"
                 for _, r in s.iterrows()
@@ -96,8 +100,8 @@ def _sweep(
     best = table.loc[table["diff_per_deal"].idxmax()]
     rows = [
         f"| {int(r['value'])} | {r['diff_per_deal']:+.1f} ({r['diff_lo']:+.1f} to "
-        f"{r['diff_hi']:+.1f}) | {r['mean_score']:.1f} | {r['make_rate']:.1%} | "
-        f"{r['mean_bid']:.1f} | {r['bids_won'] / r['hands']:.1%} |"
+        f"{r['diff_hi']:+.1f}) | {r['mean_score']:.1f} | {r['opp_mean_score']:.1f} | "
+        f"{r['make_rate']:.1%} | {r['mean_bid']:.1f} | {r['bids_won'] / r['hands']:.1%} |"
         for _, r in table.iterrows()
     ]
     _readme(
@@ -111,9 +115,13 @@ def _sweep(
             f"{best['diff_per_deal']:+.1f} points per deal (95% CI {best['diff_lo']:+.1f} to "
             f"{best['diff_hi']:+.1f}).**",
             "",
-            f"| {param} | gain per deal (95% CI) | mean score/hand | make rate | mean bid | "
-            "bids won |",
-            "|---|---|---|---|---|---|",
+            "The gain per deal sums the swept side's score minus the opponent's over the two "
+            "plays of a deal (twice the gap between the two mean scores per hand), so it can peak "
+            "at another value than the side's own mean score.",
+            "",
+            f"| {param} | gain per deal (95% CI) | own mean score/hand | opponent's | make rate | "
+            "mean bid | auctions won (share of hands) |",
+            "|---|---|---|---|---|---|---|",
             *rows,
             "",
             "![chart](sweep.png)",

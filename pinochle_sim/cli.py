@@ -581,9 +581,21 @@ def bench(hands_text: str, no_end_to_end: bool) -> None:
     metavar="NAME",
     help="Only these studies (repeatable); see the list below.",
 )
+@click.option(
+    "--allow-partial",
+    is_flag=True,
+    help="Report on a partial run (interrupted, or a part missing): every title then says "
+    "'partial run' and the hands actually read.",
+)
 @_user_errors
-def report(run_dir: str, out: str | None, formats: str, only: tuple[str, ...]) -> None:
+def report(
+    run_dir: str, out: str | None, formats: str, only: tuple[str, ...], allow_partial: bool
+) -> None:
     """Write every chart, every table as CSV and a publishable report.md for a run folder.
+
+    A partial run is refused: finish it with `pinochle-sim run ... --resume`, or pass
+    --allow-partial. report.md shows the PNG charts (SVG if only svg is asked for; with pdf
+    alone, PNGs are written for it too) and links the other formats.
 
     Studies (those that apply to the run's rules): meld_by_trump_length, meld_distribution,
     partner_meld, pass_value, bid_vs_meld, go_set, bidding_side_tricks, auction_summary;
@@ -595,6 +607,7 @@ def report(run_dir: str, out: str | None, formats: str, only: tuple[str, ...]) -
       pinochle-sim report results/runs/partnership-seed0-1000000
       pinochle-sim report r/j7 --out blog/ --format png --only go_set --only pass_value
       pinochle-sim report results/runs/two-hand-seed0-1000000
+      pinochle-sim report r/interrupted --allow-partial --format pdf
     """
     # The analysis layer (and matplotlib) loads only for commands that chart: ~0.4 s off the
     # start of every other command. No import loop is involved (cli is the top layer).
@@ -610,6 +623,7 @@ def report(run_dir: str, out: str | None, formats: str, only: tuple[str, ...]) -
         fmts,
         list(only) or None,
         progress=lambda name: click.echo(f"  {name}", err=True),
+        allow_partial=allow_partial,
     )
     click.echo(f"report written: {md}  (open it in any Markdown viewer)")
 
@@ -707,19 +721,21 @@ def _match_lines(summary: Any) -> list[str]:
     a = summary.iloc[0]
     lines = [
         f"{a['policy']} minus {summary.iloc[1]['policy']}: {a['diff_per_deal']:+.2f} points per "
-        f"deal (95% CI {a['diff_lo']:+.2f} to {a['diff_hi']:+.2f}), {int(a['deals']):,} deals"
+        f"deal (95% CI {a['diff_lo']:+.2f} to {a['diff_hi']:+.2f}), {a['diff_per_hand']:+.2f} "
+        f"per hand; {int(a['deals']):,} deals, each played {int(a['plays'])} times (per deal: "
+        "the plays' differences summed; per hand: one play)"
     ]
     for _, r in summary.iterrows():
         if "make_rate" in r:
             lines.append(
-                f"  {r['policy']}: mean score {r['mean_score']:.1f}/hand; bids won "
-                f"{int(r['bids_won']):,}: made {r['make_rate']:.1%} "
+                f"  {r['policy']}: mean score {r['mean_score']:.2f}/hand; won the auction in "
+                f"{int(r['bids_won']):,} of {int(r['hands']):,} hands: made {r['make_rate']:.1%} "
                 f"({r['make_lo']:.1%}-{r['make_hi']:.1%}), set {r['set_rate']:.1%}, "
                 f"stuck {r['stuck_rate']:.1%}, mean bid {r['mean_bid']:.1f}"
             )
         else:
             lines.append(
-                f"  {r['policy']}: mean score {r['mean_score']:.1f}/hand; won {r['win_rate']:.1%}"
+                f"  {r['policy']}: mean score {r['mean_score']:.2f}/hand; won {r['win_rate']:.1%}"
                 f" ({r['win_lo']:.1%}-{r['win_hi']:.1%}) of hands"
             )
     return lines

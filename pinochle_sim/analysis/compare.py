@@ -140,9 +140,12 @@ def _rate(k: int, n: int) -> tuple[float, float, float]:
 
 
 def summarise(pairs: pd.DataFrame, labels: tuple[str, str] = ("A", "B")) -> pd.DataFrame:
-    """One row per policy set: hands played, mean score per hand, and (auction games) bids won,
-    make, set and stuck rates with Wilson intervals and the mean bid; (two-hand) deals won.
-    The A-minus-B difference per deal, with its 95% CI, is on both rows (``diff_*``)."""
+    """One row per policy set: hands played, mean score per hand, and (auction games) bids won
+    (hands in which the side won the auction or was stuck), make, set and stuck rates with
+    Wilson intervals and the mean bid; (two-hand) deals won. The A-minus-B difference per deal
+    (``diff_per_deal``: summed over the ``plays`` plays of a deal) and per hand
+    (``diff_per_hand``: one play, the per-deal figure over ``plays``; the difference of the
+    two mean scores), each with its 95% CI, are on both rows, signed for that row's side."""
     rows = []
     dm, dlo, dhi = _mean_ci(pairs["diff"].to_numpy())
     two = "win_1" in pairs
@@ -175,8 +178,11 @@ def summarise(pairs: pd.DataFrame, labels: tuple[str, str] = ("A", "B")) -> pd.D
             else:
                 row["mean_bid"] = row["mean_bid_lo"] = row["mean_bid_hi"] = float("nan")
         sign = 1 if j == 0 else -1
-        row |= {"diff_per_deal": sign * dm, "diff_lo": sign * (dlo if j == 0 else dhi),
-                "diff_hi": sign * (dhi if j == 0 else dlo), "deals": len(pairs)}  # fmt: skip
+        lo_, hi_ = (dlo, dhi) if j == 0 else (dhi, dlo)
+        row |= {"diff_per_deal": sign * dm, "diff_lo": sign * lo_, "diff_hi": sign * hi_,
+                "deals": len(pairs), "plays": len(plays), "diff_per_hand": sign * dm / len(plays),
+                "diff_hand_lo": sign * lo_ / len(plays),
+                "diff_hand_hi": sign * hi_ / len(plays)}  # fmt: skip
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -300,14 +306,21 @@ def sweep(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Each value of ``param`` (on top of ``base``) plays a duplicate match against
     ``against`` on the same deals. Returns (one row per value: the A rows of :func:`summarise`
-    plus ``value``; per deal and value: ``value``, ``deal``, ``diff``)."""
+    plus ``value`` and the opponent's mean score per hand ``opp_mean_score`` with its CI; per
+    deal and value: ``value``, ``deal``, ``diff``)."""
     rows = []
     diffs = []
     for v in values:
         params = dict(base.params) | {param: v}
         a = dataclasses.replace(base, params=tuple(sorted(params.items())))
         pairs = duplicate(rules, a, against, hands, seed, progress=progress)
-        row = summarise(pairs).iloc[0].to_dict()
+        both = summarise(pairs)
+        opp = both.iloc[1]
+        row = both.iloc[0].to_dict() | {
+            "opp_mean_score": opp["mean_score"],
+            "opp_mean_score_lo": opp["mean_score_lo"],
+            "opp_mean_score_hi": opp["mean_score_hi"],
+        }
         rows.append({"value": v} | row)
         diffs.append(
             pd.DataFrame({"value": np.int32(v), "deal": pairs["deal"], "diff": pairs["diff"]})

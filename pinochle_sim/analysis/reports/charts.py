@@ -13,7 +13,13 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
 from pinochle_sim.analysis.reports.questions import MARGIN_SIDES
-from pinochle_sim.analysis.reports.style import PALETTE, new_figure, styled, subtitle_from
+from pinochle_sim.analysis.reports.style import (
+    PALETTE,
+    new_figure,
+    styled,
+    subtitle_from,
+    top_legend,
+)
 from pinochle_sim.runs.dataset import ruleset_of
 
 
@@ -104,32 +110,56 @@ def meld_distribution(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     return fig
 
 
+PARTNER_COLOURS = {"partner": PALETTE[0], "auction": PALETTE[1]}
+"""One colour per quantity in both panels of :func:`partner_meld`."""
+
+
 @styled
 def partner_meld(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
-    """Partner's meld by own meld and by own trump length; what the partner plus pass add."""
+    """Partner's meld by own meld and by own trump length; what the partner plus pass add.
+
+    Own meld is drawn on a points axis: each bucket's point sits at the mean own meld of its
+    observations and the buckets (uneven: 20 points wide up to 100, then 50, then 100) are
+    shaded in alternation. Both panels show the partner's meld in one colour on one y scale
+    from 0; a single legend above them names the quantities."""
     fig, axes = new_figure("What to expect from your partner", subtitle_from(meta), ncols=2)
+    axes[1].sharey(axes[0])
     ax = axes[0]
-    for i, (given, label) in enumerate(
-        (
-            ("own meld", "partner's dealt meld, same trump"),
-            ("bidder meld (auction)", "actual bidders: partner meld + pass gain"),
-        )
-    ):
+    series = (
+        ("own meld", "partner", "partner's dealt meld, same trump"),
+        ("bidder meld (auction)", "auction", "bidders: partner's meld + pass gain"),
+    )
+    for given, key, label in series:
         df = t[(t["given"] == given) & (t["n"] >= MIN_N)].sort_values("order")
-        _band(ax, df["order"], df, PALETTE[i], label)
-        ax.set_xticks(df["order"], df["level"], rotation=30)
+        _band(ax, df["x"], df, PARTNER_COLOURS[key], f"{label} (95% CI)")
+    bins = t[(t["given"] == "own meld") & (t["n"] >= MIN_N)].sort_values("order")
+    right = float(bins["x"].max()) * 1.05 if len(bins) else 1.0
+    for i, (lo, hi) in enumerate(zip(bins["lo"], bins["hi"], strict=True)):
+        if i % 2 == 0:  # alternate shading marks the uneven buckets
+            end = right if np.isnan(hi) else hi + 1
+            ax.axvspan(lo, end, color="#000000", alpha=0.05, linewidth=0, zorder=0)
+    ax.set_xlim(0, right)
     ax.set_xlabel("your own meld with that trump (dealt hand)")
     ax.set_ylabel("meld points")
-    ax.legend(loc="upper left")
+    ax.set_ylim(bottom=0)
     ax = axes[1]
     df = t[(t["given"] == "own trump length") & (t["n"] >= MIN_N)].sort_values("order")
-    _band(ax, df["order"], df, PALETTE[2], "partner's dealt meld, same trump")
+    _band(ax, df["x"], df, PARTNER_COLOURS["partner"], "partner")
     ax.set_xlabel("your own length in the trump suit")
     ax.set_ylabel("partner's meld points")
-    ax.set_xticks(df["order"])
-    ax.legend(loc="upper right")
-    _count_note(ax, f"shaded: 95% CI of the mean; groups with n < {MIN_N} left off")
+    ax.set_xticks(df["x"])
+    handles, labels = axes[0].get_legend_handles_labels()
+    handles.append(Rectangle((0, 0), 1, 1, color="#000000", alpha=0.08, linewidth=0))
+    labels.append("stripes: own-meld buckets (point at the bucket's mean)")
+    top_legend(fig, handles, labels, ncols=3)
+    _count_note(ax, f"bands: 95% CI of the mean; groups with n < {MIN_N} left off")
     return fig
+
+
+MIN_SHARE = 0.001
+"""Trump counts held in fewer than this share of hands are left off the before/after charts
+(they stay in the CSV): a 12-trump partnership (about 1 hand in 5,000) melds ~1,100 and would
+squash the range where the hands lie."""
 
 
 @styled
@@ -152,11 +182,17 @@ def _before_after(
     ylabel: str,
 ) -> Figure:
     """Means by a trump count (rows ``by_col`` != "all"), the first two measures as gains
-    (circles), the others as levels (squares); legends carry each overall mean."""
+    (circles), the others as levels (squares); legends carry each overall mean. Trump counts
+    held in fewer than :data:`MIN_SHARE` of the hands are left off, and the note says which."""
     fig, (ax,) = new_figure(title, subtitle_from(meta))
     overall = t[t[by_col] == "all"].set_index("measure")
-    by = t[(t[by_col] != "all") & (t["n"] >= MIN_N)].copy()
+    hands = int(overall["n"].iloc[0])
+    by = t[t[by_col] != "all"].copy()
     by["x"] = by[by_col].astype(int)
+    counts = by[by["measure"] == measures[0]].set_index("x")["n"]
+    common = counts[(counts >= MIN_N) & (counts >= MIN_SHARE * hands)].index
+    rare = counts.drop(common)
+    by = by[by["x"].isin(common)]
     for i, m in enumerate(measures):
         df = by[by["measure"] == m]
         _band(
@@ -170,9 +206,18 @@ def _before_after(
     ax.axhline(0, color="#333333", linewidth=1)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_xticks(sorted(by["x"].unique()))
+    ax.set_xticks(sorted(common))
+    ax.set_ylim(min(0.0, float(by["ci_lo"].min()) * 1.1), float(by["ci_hi"].max()) * 1.1)
     ax.legend(loc="upper left")
-    _count_note(ax, f"{int(overall['n'].iloc[0]):,} hands; shaded: 95% CI of the mean")
+    off = ""
+    if len(rare):
+        xs = [str(x) for x in sorted(rare.index)]
+        names = ", ".join(xs[:-1]) + f" and {xs[-1]}" if len(xs) > 1 else xs[0]
+        off = (
+            f"; {names} trumps left off ({int(rare.sum()):,} hands, "
+            f"{rare.sum() / hands:.2%}; in the CSV)"
+        )
+    _count_note(ax, f"{hands:,} hands; shaded: 95% CI of the mean{off}")
     return fig
 
 

@@ -220,7 +220,10 @@ def partner_meld(data: Data) -> pd.DataFrame:
 
     ``given``: ``own meld`` / ``own trump length`` / ``bidder meld (auction)``; ``level`` the
     bucket; ``mean`` the partner's meld (or the bidding team's post-pass meld minus the bidder's
-    dealt meld for the auction rows).
+    dealt meld for the auction rows). The meld buckets are uneven: ``lo`` and ``hi`` are a
+    bucket's first and last points (``hi`` NaN for the open top bucket) and ``x`` the mean own
+    meld of its observations, where a chart on a points axis places it (trump length: the
+    length).
     """
     _need_partners(data, "partner meld")
     names = ["bidder", "trump"] + [f"meld_{p}" for p in range(4)]
@@ -233,16 +236,27 @@ def partner_meld(data: Data) -> pd.DataFrame:
     )
     length = np.concatenate([d[f"len_{p}_{s}"].to_numpy() for p in range(4) for s in SUITS])
     buckets = _scaled(MELD_BUCKETS, data)
-    labels = _bucket_labels(buckets)
     nb = len(buckets)
+
+    def meld_index(given: str, keys: np.ndarray, meld: np.ndarray) -> pd.DataFrame:
+        count = np.bincount(keys, minlength=nb)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            x = np.bincount(keys, weights=meld.astype(float), minlength=nb) / count
+        return pd.DataFrame(
+            {
+                "given": given,
+                "level": _bucket_labels(buckets),
+                "order": np.arange(nb),
+                "lo": buckets.astype(float),
+                "hi": np.append(buckets[1:] - 1, np.nan).astype(float),
+                "x": x,
+            }
+        )
+
     hand_of = np.tile(np.arange(n), 16)  # the 16 observations of a hand are correlated
-    a = _means(
-        _bucket(own, buckets),
-        mate,
-        nb,
-        pd.DataFrame({"given": "own meld", "level": labels, "order": np.arange(nb)}),
-        hand_of,
-    )
+    own_keys = _bucket(own, buckets)
+    a = _means(own_keys, mate, nb, meld_index("own meld", own_keys, own), hand_of)
+    lengths = np.arange(13, dtype=float)
     b = _means(
         length,
         mate,
@@ -252,6 +266,9 @@ def partner_meld(data: Data) -> pd.DataFrame:
                 "given": "own trump length",
                 "level": [str(i) for i in range(13)],
                 "order": np.arange(13),
+                "lo": lengths,
+                "hi": lengths,
+                "x": lengths,
             }
         ),
         hand_of,
@@ -262,11 +279,12 @@ def partner_meld(data: Data) -> pd.DataFrame:
         _per_seat(d, "meld_", bidder, 4)
         + np.stack([d[f"meld_{p}"].to_numpy() for p in range(4)])[(bidder + 2) % 4, np.arange(n)]
     )
+    bid_keys = _bucket(pre_b, buckets)
     c = _means(
-        _bucket(pre_b, buckets),
+        bid_keys,
         team_post.astype(float) - pre_b,
         nb,
-        pd.DataFrame({"given": "bidder meld (auction)", "level": labels, "order": np.arange(nb)}),
+        meld_index("bidder meld (auction)", bid_keys, pre_b),
     )
     return pd.concat([a, b, c], ignore_index=True)
 

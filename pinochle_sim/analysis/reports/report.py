@@ -12,8 +12,15 @@ from typing import Any
 import pandas as pd
 
 from pinochle_sim.analysis.reports import charts, questions
-from pinochle_sim.analysis.reports.load import Data, column_names, columns, provenance_of, rules_of
-from pinochle_sim.analysis.reports.style import save
+from pinochle_sim.analysis.reports.load import (
+    Data,
+    Extent,
+    column_names,
+    extent,
+    provenance_of,
+    rules_of,
+)
+from pinochle_sim.analysis.reports.style import mark_partial, save
 from pinochle_sim.rules import Ruleset
 
 
@@ -64,8 +71,9 @@ def _text_partner(t: pd.DataFrame, r: Ruleset) -> str:
     bid = t[(t["given"] == "bidder meld (auction)")].sort_values("order")
     mid = bid.iloc[min(4, len(bid) - 1)]
     return (
-        "The blue and green lines show the partner's meld in the same trump as yours, by your own "
-        "meld and by your trump length: the partner's expectation falls slightly as your hand "
+        "The blue lines show the partner's meld in the same trump as yours, by your own meld "
+        "(left, each point at the mean own meld of its shaded bucket) and by your trump length "
+        "(right): the partner's expectation falls slightly as your hand "
         f"improves (you hold the cards they would need), from {_ci(zero)} when yours is "
         f"{zero['level']}. "
         "The orange line is what actual bidders got from partner and pass together: with "
@@ -389,8 +397,14 @@ def write_report(
     formats: tuple[str, ...] = ("png", "svg"),
     only: list[str] | None = None,
     progress: Callable[[str], None] | None = None,
+    allow_partial: bool = False,
 ) -> Path:
-    """Write charts, CSV tables and ``report.md`` for a run into ``out``; returns report.md."""
+    """Write charts, CSV tables and ``report.md`` for a run into ``out``; returns report.md.
+
+    A partial run (interrupted, or a part file missing) is refused unless ``allow_partial``;
+    then every title says so and counts only the rows read. ``report.md`` shows each chart as
+    PNG (SVG when only SVG is asked for); with ``pdf`` alone a PNG is written for the page too,
+    and every other format is linked."""
     rules = rules_of(data)
     present = column_names(data)
     names = list(only or [n for n, st in STUDIES.items() if st.fits(rules, present)])
@@ -410,10 +424,14 @@ def write_report(
     bad = [f for f in formats if f not in ("png", "svg", "pdf")]
     if bad or not formats:
         raise ValueError(f"unknown chart format {bad[0] if bad else ''!r}: use png, svg or pdf")
-    meta = provenance_of(data)
-    hands = len(columns(data, ["hand"]))
-    if hands < MIN_HANDS:
-        raise ValueError(f"the run has {hands:,} hands; a report needs at least {MIN_HANDS:,}")
+    ext = extent(data)
+    if ext.partial and not allow_partial:
+        raise ValueError(_partial_refusal(data, ext))
+    if ext.rows < MIN_HANDS:
+        raise ValueError(f"the run has {ext.rows:,} hands; a report needs at least {MIN_HANDS:,}")
+    meta = ext.chart_meta(provenance_of(data))
+    page = "png" if "png" in formats or "svg" not in formats else "svg"
+    written = tuple(dict.fromkeys((*formats, page)))  # pdf alone: a PNG for the page too
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     sections = []
@@ -424,23 +442,43 @@ def write_report(
         table = study.question(data)
         table.to_csv(out / f"{name}.csv", index=False)
         fig = study.chart(table, meta)
-        save(fig, str(out / name), formats)
-        image = f"{name}.{formats[0]}" if "png" not in formats else f"{name}.png"
+        mark_partial(fig, meta)
+        save(fig, str(out / name), written)
+        others = [f"[{f.upper()}]({name}.{f})" for f in formats if f != page]
+        links = f" · chart as {', '.join(others)}" if others else ""
         sections.append(
-            f"## {study.title}\n\n![{study.title}]({image})\n\n{study.text(table, rules)}\n\n"
-            f"Data: [`{name}.csv`]({name}.csv)\n"
+            f"## {study.title}\n\n![{study.title}]({name}.{page})\n\n"
+            f"{study.text(table, rules)}\n\nData: [`{name}.csv`]({name}.csv){links}\n"
         )
     md = out / "report.md"
     tmp = out / f".report.md.tmp-{os.getpid()}"
-    tmp.write_text(_header(meta, hands) + "\n".join(sections), encoding="utf-8")
+    tmp.write_text(_header(meta, ext) + "\n".join(sections), encoding="utf-8")
     os.replace(tmp, md)
     return md
 
 
-def _header(meta: dict[str, Any], rows: int) -> str:
-    """Title, provenance and how to regenerate; ``rows`` counts the run's hands (deals)."""
-    if not meta:
-        return "# pinochle-sim report\n\n"
+def _partial_refusal(data: Data, ext: Extent) -> str:
+    """The one-line refusal to report on a partial run, naming both ways forward."""
+    where = "the data" if isinstance(data, pd.DataFrame) else repr(str(data))
+    why = []
+    if ext.planned is not None and ext.read < ext.planned:
+        why.append(f"it holds {ext.describe()}")
+    if ext.marked_complete is False:
+        why.append("its manifest marks it incomplete")
+    resume = "" if isinstance(data, pd.DataFrame) else f" --out {data}"
+    return (
+        f"{where} is a partial run ({' and '.join(why)}: interrupted, or a part file is "
+        f"missing); finish it with `pinochle-sim run ...{resume} --resume` (the options it was "
+        f"started with), or pass --allow-partial to report on the {ext.read:,} {ext.unit} read"
+    )
+
+
+def _header(meta: dict[str, Any], ext: Extent) -> str:
+    """Title, provenance and how to regenerate, with the counts of the rows actually read."""
+    if "policies" not in meta:
+        return "# pinochle-sim report\n\n" + (
+            f"**Partial run**: {ext.describe()}.\n\n" if ext.partial else ""
+        )
     pol = "; ".join(
         f"{k}: {v['name']}"
         + (
@@ -450,17 +488,28 @@ def _header(meta: dict[str, Any], rows: int) -> str:
         )
         for k, v in meta["policies"].items()
     )
-    hands = meta.get("run_hands", "?")
-    unit = meta.get("unit", "hands")
-    deals = f" ({rows:,} deals)" if unit == "games" else ""
+    unit = ext.unit
+    planned = ext.planned if ext.planned is not None else ext.read
+    deals = f" ({ext.rows:,} deals)" if unit == "games" else ""
+    partial = " (partial run)" if ext.partial else ""
+    count = f"{ext.read:,} read of {planned:,} planned" if ext.partial else f"{ext.read:,}"
+    warning = (
+        f"> **Partial run.** The run folder holds {ext.describe()} it was started for (it was "
+        "interrupted, or a part file is missing). Every number and chart below comes from the "
+        f"{ext.read:,} {unit} read. Finish the run with `pinochle-sim run` and its options plus "
+        "`--resume`, then report again.\n\n"
+        if ext.partial
+        else ""
+    )
     return (
-        f"# What {hands:,} simulated Pinochle {unit} say\n\n"
-        f"*Rules* `{meta['rules']}` · *seed* {meta['seed']} · *{unit}* {hands:,}{deals} · "
+        f"# What {ext.read:,} simulated Pinochle {unit} say{partial}\n\n"
+        f"*Rules* `{meta['rules']}` · *seed* {meta['seed']} · *{unit}* {count}{deals} · "
         f"*pinochle-sim* {meta['package_version']} (engine {meta['engine_version']}) · "
         f"*created* {meta['created']}\n\n"
         f"*Policies* {pol}\n\n"
+        f"{warning}"
         "Every number comes with a 95% confidence interval (Wilson for proportions, ±1.96 "
         "standard errors for means); every chart states its sample. Regenerate with "
-        f"`pinochle-sim run --{unit} {hands} --seed {meta['seed']} --rules {meta['rules']}` and "
+        f"`pinochle-sim run --{unit} {planned} --seed {meta['seed']} --rules {meta['rules']}` and "
         "`pinochle-sim report <run folder>`.\n\n"
     )

@@ -3,6 +3,7 @@ fonts, a title and a provenance subtitle. Figures are built without pyplot (no g
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import matplotlib as mpl
@@ -29,15 +30,42 @@ RC = {
 }
 
 
-def new_figure(title: str, subtitle: str, ncols: int = 1) -> tuple[Figure, list[Any]]:
-    """A 1600x900 figure with a title, a provenance subtitle and ``ncols`` axes side by side."""
+def new_figure(
+    title: str, subtitle: str, ncols: int = 1, nrows: int = 1
+) -> tuple[Figure, list[Any]]:
+    """A 1600x900 figure with a title, a provenance subtitle and ``nrows`` x ``ncols`` axes
+    (returned row by row)."""
     with mpl.rc_context(RC):
         fig = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
-        axes = fig.subplots(1, ncols, squeeze=False)[0].tolist()
+        axes = fig.subplots(nrows, ncols, squeeze=False).ravel().tolist()
         fig.suptitle(f"{title}\n", fontsize=24, fontweight="bold")
-        fig.text(0.5, 0.935, subtitle, ha="center", va="top", fontsize=14, color="#444444")
+        sub = fig.text(0.5, 0.935, subtitle, ha="center", va="top", fontsize=14, color="#444444")
         fig.get_layout_engine().set(rect=(0, 0.025, 1, 0.915))
+        fit_width(sub, smallest=10)
+        fit_title(fig)
     return fig, axes
+
+
+def top_legend(
+    fig: Figure, handles: list[Any], labels: list[str], ncols: int, bottom: float = 0.025
+) -> Any:
+    """One legend for the whole figure, between the subtitle and the axes, so it covers no
+    data; ``bottom`` is the share of the height kept free below the axes for notes."""
+    rows = -(-len(labels) // ncols)
+    fig.get_layout_engine().set(rect=(0, bottom, 1, 0.895 - 0.03 * rows))
+    return fig.legend(
+        handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.905), ncols=ncols,
+        frameon=False, fontsize=13,
+    )  # fmt: skip
+
+
+def note(fig: Figure, text: str, left: bool = False, width: int | None = None) -> Any:
+    """A small note in a bottom corner of the figure (sample sizes, definitions); ``width``
+    wraps each paragraph at that many characters."""
+    if width:
+        text = "\n".join(textwrap.fill(par, width) for par in text.split("\n"))
+    x, ha = (0.005, "left") if left else (0.995, "right")
+    return fig.text(x, 0.005, text, ha=ha, va="bottom", fontsize=12, color="#555555")
 
 
 def styled(func):
@@ -52,19 +80,63 @@ def styled(func):
     return wrapper
 
 
+KIND_LABELS = {"concede": "throw-in"}
+"""How a policy kind reads before its policy's name where the two would repeat a word (the
+``concede`` kind's policies are ``concede`` and ``play-on``: "throw-in: concede")."""
+
+
+def policies_text(policies: dict[str, Any]) -> str:
+    """``bid: estimate, pass: standard, play: greedy, throw-in: concede`` from resolved
+    policies (a colon after each kind, so ``bid: pass, pass: standard`` reads too)."""
+    return ", ".join(f"{KIND_LABELS.get(k, k)}: {v['name']}" for k, v in policies.items())
+
+
 def subtitle_from(meta: dict[str, Any], n: int | None = None) -> str:
-    """``1,000,000 hands · rules partnership · bid estimate, pass standard, ... · seed 0``
-    (``20,000 simulated games ...`` for a games run)."""
+    """``1,000,000 simulated hands · rules partnership · bid: estimate, ... · seed 0 · ...``
+    (``20,000 simulated games ...`` for a games run). The count is ``n``, else the hands (games)
+    actually read (``hands_read``, set by the report), else the run's planned ``run_hands``; a
+    partial run says so and what was planned."""
     unit = "games" if meta.get("unit") == "games" else "hands"
-    if not meta:
-        return f"{n:,} {unit}" if n else ""
-    count = n if n is not None else meta.get("run_hands", 0)
-    pol = meta.get("policies", {})
-    names = ", ".join(f"{k} {v['name']}" for k, v in pol.items())
+    count = n if n is not None else meta.get("hands_read", meta.get("run_hands"))
+    partial = ""
+    if meta.get("partial"):
+        planned = meta.get("planned")
+        partial = " · partial run" + (f" ({planned:,} planned)" if planned else "")
+    if "rules" not in meta and "policies" not in meta:  # no provenance: a bare DataFrame
+        return f"{count:,} {unit}{partial}" if count else ""
+    names = policies_text(meta.get("policies", {}))
     return (
-        f"{count:,} simulated {unit} · rules {meta.get('rules', '?')} · {names} · "
+        f"{count or 0:,} simulated {unit}{partial} · rules {meta.get('rules', '?')} · {names} · "
         f"seed {meta.get('seed', '?')} · pinochle-sim {meta.get('package_version', '?')}"
     )
+
+
+def mark_partial(fig: Figure, meta: dict[str, Any]) -> None:
+    """Append ``(partial run, N hands)`` to the title of a chart of a partial run (the subtitle
+    already says it), N the hands (games) read; other charts are left as they are."""
+    if not meta.get("partial") or fig._suptitle is None:
+        return
+    unit = "games" if meta.get("unit") == "games" else "hands"
+    title = fig._suptitle.get_text().rstrip("\n")
+    marked = f"{title} (partial run, {meta['hands_read']:,} {unit})"
+    fig._suptitle.set_text(f"{marked}\n")
+    fit_title(fig)
+
+
+def fit_title(fig: Figure) -> None:
+    """Shrink the title's font until it fits the figure's width."""
+    if fig._suptitle is not None:
+        fit_width(fig._suptitle, smallest=14)
+
+
+def fit_width(text: Any, smallest: int) -> None:
+    """Shrink a figure text's font (down to ``smallest`` points) until it fits the figure's
+    width with a 1% margin each side."""
+    fig = text.get_figure()
+    width = fig.get_figwidth() * fig.dpi * 0.98
+    with mpl.rc_context(RC):
+        while text.get_fontsize() > smallest and text.get_window_extent().width > width:
+            text.set_fontsize(text.get_fontsize() - 1)
 
 
 def save(fig: Figure, path_stem: str, formats: tuple[str, ...] = ("png", "svg")) -> list[str]:
