@@ -25,7 +25,7 @@ from pinochle_sim.policies.slots import (
     PP_PASS_PARAMS,
     STD_KEEP_TRUMP,
 )
-from pinochle_sim.rules.meld import _meld
+from pinochle_sim.rules.meld import meld_loss
 
 _GIVE_RANK_PRIORITY = np.array([0, 1, 2, 30, 40, 60], dtype=np.int64)  # 9 J Q K 10 A
 
@@ -77,7 +77,6 @@ def _shed_cards(
     given = 0
     for _ in range(k):
         if standard:
-            base = _meld(hand, trump, ma)
             non_trump = hand & 0xFFFFFF & ~SUIT_MASK[trump]
             pool = non_trump if (keep_trump and non_trump) else hand & 0xFFFFFF
             best, best_key = -1, 1 << 60
@@ -87,7 +86,7 @@ def _shed_cards(
                     r = f % 6
                     # A side-suit 9 or 10 is in no meld (dix and runs are trump only).
                     free = s != trump and (r == 0 or r == 4)
-                    loss = 0 if free else base - _meld(remove_card(hand, f), trump, ma)
+                    loss = 0 if free else meld_loss(hand, f, trump, ma)
                     key = loss * 4096 + (s == trump) * 2048 + suit_len(hand, s) * 64 + (5 - r)
                     if key < best_key:
                         best, best_key = f, key

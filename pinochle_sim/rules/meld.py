@@ -26,6 +26,7 @@ import numpy as np
 
 from pinochle_sim.core import cards as C
 from pinochle_sim.core.jit import jit
+from pinochle_sim.core.tricks import remove_card
 from pinochle_sim.rules import MeldTable, Ruleset, resolve_rules
 
 MeldArray: TypeAlias = np.ndarray
@@ -106,23 +107,59 @@ def _meld_lut_cached(t: MeldTable) -> MeldArray:
     return a
 
 
+@jit(inline="always")
+def _suit_index(hand: int, s: int) -> int:
+    """The 12-bit index ``ONE6 | TWO6 << 6`` of suit ``s`` of a packed hand (class-1 tables)."""
+    return ((hand >> (6 * s)) & 63) | (((hand >> (24 + 6 * s)) & 63) << 6)
+
+
+@jit(inline="always")
+def _pinochles(hand: int) -> int:
+    """Pinochles a packed hand can form: the fewer of its QS and JD copies (0..2)."""
+    nqs = ((hand >> FACE_QS) & 1) + ((hand >> (24 + FACE_QS)) & 1)
+    njd = ((hand >> FACE_JD) & 1) + ((hand >> (24 + FACE_JD)) & 1)
+    return min(nqs, njd)
+
+
+@jit(inline="always")
+def _arounds(hand: int, rank: int) -> int:
+    """How many times a packed hand holds rank ``rank`` in all four suits (0..2)."""
+    mask = RANK_ROW << rank  # the rank's bit in each suit's 6-bit field
+    one = hand & 0xFFFFFF
+    two = hand >> 24
+    return 2 if (two & mask) == mask else (1 if (one & mask) == mask else 0)
+
+
 @jit
 def _meld(hand: int, trump: int, ma: np.ndarray) -> int:
     """Best meld of a packed hand for a trump suit (0..3) under the meld array ``ma``."""
-    one = hand & 0xFFFFFF
-    two = hand >> 24
     total = 0
     for s in range(4):
-        index = ((one >> (6 * s)) & 63) | (((two >> (6 * s)) & 63) << 6)
+        index = _suit_index(hand, s)
         total += ma[MA_TRUMP + index] if s == trump else ma[MA_PLAIN + index]
-    nqs = ((one >> FACE_QS) & 1) + ((two >> FACE_QS) & 1)
-    njd = ((one >> FACE_JD) & 1) + ((two >> FACE_JD) & 1)
-    total += ma[MA_PIN + min(nqs, njd)]
+    total += ma[MA_PIN + _pinochles(hand)]
     for i in range(4):
-        mask = RANK_ROW << AROUND_RANKS[i]  # the rank's bit in each suit's 6-bit field
-        n = 2 if (two & mask) == mask else (1 if (one & mask) == mask else 0)
-        total += ma[MA_AROUND + 3 * i + n]
+        total += ma[MA_AROUND + 3 * i + _arounds(hand, AROUND_RANKS[i])]
     return total
+
+
+@jit
+def meld_loss(hand: int, f: int, trump: int, ma: np.ndarray) -> int:
+    """``_meld(hand) - _meld(hand less one copy of face f)``: the meld a hand loses by giving
+    up ``f``, from the only parts ``f`` enters (its suit's class 1, the pinochle, its rank's
+    around); classes are independent, so the other parts cancel."""
+    after = remove_card(hand, f)
+    s = f // 6
+    table = MA_TRUMP if s == trump else MA_PLAIN
+    loss = ma[table + _suit_index(hand, s)] - ma[table + _suit_index(after, s)]
+    if f in (FACE_QS, FACE_JD):
+        loss += ma[MA_PIN + _pinochles(hand)] - ma[MA_PIN + _pinochles(after)]
+    r = f % 6
+    for i in range(4):
+        if AROUND_RANKS[i] == r:
+            at = MA_AROUND + 3 * i
+            loss += ma[at + _arounds(hand, r)] - ma[at + _arounds(after, r)]
+    return loss
 
 
 @dataclass(frozen=True)

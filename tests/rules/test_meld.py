@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 
 from pinochle_sim import Meld, MeldResult, get_preset, score_meld
+from pinochle_sim.core import cards, tricks
 from pinochle_sim.rules import TABLE_A, TABLE_B, TABLE_C, TABLE_D
-from pinochle_sim.rules.meld import _meld, meld_table_array
+from pinochle_sim.rules.meld import _meld, meld_loss, meld_table_array
 from tests.oracles.reference import ref_meld, ref_meld_list
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -444,3 +445,20 @@ def test_preset_tables_match_rules_md() -> None:
     )
     assert d.around == (100, 80, 60, 40)
     assert d.double_run == 0 and d.eight == (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("preset", ["partnership", "partnership-classic", "joedog", "two-hand"])
+def test_meld_loss_is_the_difference_of_whole_melds(preset: str) -> None:
+    """Giving up one card changes only the parts it enters: the differential ``meld_loss`` the
+    pass uses equals the whole meld before minus the whole meld after, for every card held."""
+    ma = meld_table_array(get_preset(preset))
+    rng = np.random.default_rng(7)
+    deck = np.repeat(np.arange(24), 2)
+    for n in (12, 15, 20):
+        for _ in range(300):
+            hand = cards.encode_faces(rng.permutation(deck)[:n])
+            for trump in range(4):
+                whole = _meld(hand, trump, ma)
+                for f in set(cards.hand_faces(hand)):
+                    after = _meld(tricks.remove_card(hand, f), trump, ma)
+                    assert meld_loss(hand, f, trump, ma) == whole - after, (hand, f, trump)
