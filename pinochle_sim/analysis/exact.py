@@ -291,7 +291,8 @@ class ExactMeld:
         """Hands with ``length`` cards of the trump suit (hypergeometric)."""
         return sum(self.by_length.get(length, {}).values())
 
-    def _dist(self, length: int | None) -> tuple[dict[int, int], int]:
+    def distribution(self, length: int | None = None) -> tuple[dict[int, int], int]:
+        """``(counts by meld value, hands)``, overall or given the trump length."""
         if length is None:
             return self.counts, self.total
         if length not in self.by_length:
@@ -304,17 +305,17 @@ class ExactMeld:
 
     def tail(self, x: float, length: int | None = None) -> float:
         """P(meld >= x), or P(meld >= x | trump length) with ``length``."""
-        dist, n = self._dist(length)
+        dist, n = self.distribution(length)
         return sum(c for v, c in dist.items() if v >= x) / n
 
     def quantile(self, q: float, length: int | None = None) -> int:
         """The smallest meld x with P(meld <= x) >= q (given the trump length, if given)."""
-        dist, n = self._dist(length)
+        dist, n = self.distribution(length)
         return _quantile(dist, n, q)
 
     def given_length(self, length: int) -> dict[str, Any]:
         """P(trump length), and the mean, SD and PMF of the meld given that length."""
-        dist, n = self._dist(length)
+        dist, n = self.distribution(length)
         return {
             "count": n,
             "p": n / self.total,
