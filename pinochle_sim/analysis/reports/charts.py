@@ -56,7 +56,7 @@ def meld_by_trump_length(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         x = df["trump_length"] + (2 * i - 1) * GROUP_OFFSET
         color = PALETTE[i]
         ax.vlines(x, df["exact_p10"], df["exact_p90"], color=color, alpha=0.3, linewidth=12,
-                  label=f"{group} trump: exact 10th-90th percentile (tick: median)")  # fmt: skip
+                  label=f"{group}: exact 10th-90th percentile (tick: median)")  # fmt: skip
         ax.plot(x, df["exact_median"], "_", color=color, markersize=16, markeredgewidth=2.5)
         ax.plot(x, df["exact_mean"], "-", color=color, linewidth=2, label=f"{group}: exact mean")
         ax.errorbar(x, df["mean"], yerr=[df["mean"] - df["ci_lo"], df["ci_hi"] - df["mean"]],
@@ -65,7 +65,8 @@ def meld_by_trump_length(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     ax.set_xlabel("cards of the trump suit in the dealt hand")
     ax.set_ylabel("meld points (dealt hand, that suit trump)")
     ax.set_xticks(range(int(shown["trump_length"].min()), int(shown["trump_length"].max()) + 1))
-    ax.set_ylim(bottom=0)
+    top = max(float(shown["exact_p90"].max()), float(shown["ci_hi"].max()))
+    ax.set_ylim(0, top * 1.35)  # headroom: the legend stays clear of the bars
     ax.legend(loc="upper left", ncols=2)
     _count_note(
         ax,

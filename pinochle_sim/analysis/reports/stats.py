@@ -143,14 +143,17 @@ def clustered_tail(values: np.ndarray, grid: np.ndarray) -> tuple[np.ndarray, np
     >>> int(k[0]), round(float(deff[0]), 2)
     (3, 1.96)
     """
-    v = np.asarray(values, dtype=np.int64)
+    v = np.asarray(values)
+    if not np.issubdtype(v.dtype, np.integer):
+        raise ValueError("clustered_tail needs integer values")
     clusters, m = v.shape
     grid = np.asarray(grid, dtype=np.int64)
     top = int(max(v.max(initial=0), grid.max(initial=0))) + 1
     ranked = -np.sort(-v, axis=1)  # each cluster's values, largest first
-    weights = np.tile(2 * np.arange(1, m + 1) - 1, clusters).astype(float)
     h1 = np.bincount(v.ravel(), minlength=top)
-    h2 = np.bincount(ranked.ravel(), weights=weights, minlength=top)
+    h2 = np.zeros(top, dtype=np.int64)
+    for j in range(m):  # the j-th largest value of every cluster, weight 2j + 1
+        h2 += (2 * j + 1) * np.bincount(ranked[:, j], minlength=top)
     k = h1[::-1].cumsum()[::-1][grid]
     sum_k2 = h2[::-1].cumsum()[::-1][grid]
     n = clusters * m
