@@ -58,6 +58,9 @@ _API: dict[str, str] = {
     "read_provenance": "pinochle_sim.runs.dataset",
     "schema_for": "pinochle_sim.runs.records",
     # analysis
+    "exact": "pinochle_sim.analysis",
+    "ExactMeld": "pinochle_sim.analysis.exact",
+    "exact_meld_distribution": "pinochle_sim.analysis.exact",
     "compare": "pinochle_sim.analysis.compare",
     "duplicate": "pinochle_sim.analysis.compare",
     "sweep": "pinochle_sim.analysis.compare",

@@ -177,6 +177,97 @@ def meld(hand: tuple[str, ...], trump: str, ruleset: Ruleset, as_json: bool) -> 
             click.echo("      0  (no meld)")
 
 
+@main.command("exact")
+@rules_option
+@click.option(
+    "--trump",
+    "-t",
+    default="S",
+    show_default=True,
+    help="Trump suit S, H, D or C (H and C give identical results; S and D hold the pinochle "
+    "cards and differ slightly; the mean is the same for every suit).",
+)
+@click.option(
+    "--hand-size",
+    type=click.IntRange(1, 48),
+    default=None,
+    help="Cards in the hand [default: the rules' hand size, 12; three-hand 15].",
+)
+@click.option(
+    "--length",
+    "length",
+    type=click.IntRange(0, 12),
+    default=None,
+    help="Print the whole distribution given this many trumps instead of the overall one.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (every length).")
+@_user_errors
+def exact_command(
+    ruleset: Ruleset, trump: str, hand_size: int | None, length: int | None, as_json: bool
+) -> None:
+    """Exact distribution of a dealt hand's best meld, computed over every hand, not sampled.
+
+    Counts are exact out of C(48, H) hands (H = 12; three-hand 15, the hand before the widow;
+    two-hand: its 12 dealt cards under table D, melded all at once). Prints the mean and SD,
+    the same by trump length with P(meld >= x | length), the chance of holding each meld kind
+    (its cards are in the hand, whether or not the best meld uses them) and the distribution.
+    Values are in the rules' points (joedog: /10). docs/exact.md explains the method.
+
+    \b
+    Examples:
+      pinochle-sim exact
+      pinochle-sim exact --rules joedog --trump H --json
+      pinochle-sim exact --rules three-hand --length 7
+    """
+    # The analysis layer loads only for the commands that use it (see `report`).
+    from pinochle_sim.analysis.exact import meld_distribution
+
+    if as_json and length is not None:
+        raise click.UsageError("--length is for the text output; --json holds every length")
+    e = meld_distribution(ruleset, parse_suit(trump), hand_size)
+    if as_json:
+        click.echo(json.dumps(e.to_dict()))
+        return
+    for line in _exact_lines(e, ruleset.scale, length):
+        click.echo(line)
+
+
+def _exact_lines(e: Any, scale: int, length: int | None) -> list[str]:
+    """The text report of an exact meld distribution."""
+    cuts = [x // scale for x in (100, 250, 500)]
+    lines = [
+        f"exact meld distribution: rules {e.rules} (meld table {e.table}), "
+        f"{e.hand_size}-card hands, trump {e.trump}",
+        f"hands: C(48, {e.hand_size}) = {e.total:,}, every one counted (no sampling)",
+        f"meld: mean {e.mean:.4f}, SD {e.sd:.4f}, median {e.quantile(0.5)}, "
+        f"90th percentile {e.quantile(0.9)}; P(no meld) = {e.tail(0) - e.tail(1):.4%}",
+        "",
+        f"by trump length (cards of {e.trump} in the hand):",
+        f"{'length':>6} {'hands':>17} {'P(length)':>10} {'mean':>8} {'SD':>8} {'p10':>5} "
+        f"{'median':>6} {'p90':>5}" + "".join(f"{f'P(>={x})':>11}" for x in cuts),
+    ]
+    for L in e.by_length:
+        g = e.given_length(L)
+        q = [e.quantile(p, L) for p in (0.1, 0.5, 0.9)]
+        lines.append(
+            f"{L:>6} {g['count']:>17,} {g['p']:>10.3e} {g['mean']:>8.2f} {g['sd']:>8.2f} "
+            f"{q[0]:>5} {q[1]:>6} {q[2]:>5}" + "".join(f"{e.tail(x, L):>11.3e}" for x in cuts)
+        )
+    lines += ["", "meld kinds held (the cards are in the hand, used by the best meld or not):"]
+    width = max(len(k) for k in e.held)
+    for kind, count in e.held.items():
+        lines.append(f"  {kind:<{width}} {count / e.total:>11.4e}  ({count:,} hands)")
+    dist, n = e.distribution(length)
+    given = "" if length is None else f" given {length} trumps"
+    lines += ["", f"distribution of the best meld{given}:",
+              f"{'meld':>6} {'hands':>17} {'P(meld = x)':>12} {'P(meld >= x)':>13}"]  # fmt: skip
+    left = n
+    for v, c in dist.items():
+        lines.append(f"{v:>6} {c:>17,} {c / n:>12.4e} {left / n:>13.4e}")
+        left -= c
+    return lines
+
+
 def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Shared options that choose the policies (``--bid-policy`` ...) and their parameters."""
     func = click.option(
@@ -587,15 +678,30 @@ def bench(hands_text: str, no_end_to_end: bool) -> None:
     help="Report on a partial run (interrupted, or a part missing): every title then says "
     "'partial run' and the hands actually read.",
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Exit with status 1 when the self-check fails (an estimate more than 4.5 standard "
+    "errors from its exact value); the report is written either way.",
+)
 @_user_errors
 def report(
-    run_dir: str, out: str | None, formats: str, only: tuple[str, ...], allow_partial: bool
+    run_dir: str,
+    out: str | None,
+    formats: str,
+    only: tuple[str, ...],
+    allow_partial: bool,
+    strict: bool,
 ) -> None:
     """Write every chart, every table as CSV and a publishable report.md for a run folder.
 
     A partial run is refused: finish it with `pinochle-sim run ... --resume`, or pass
     --allow-partial. report.md shows the PNG charts (SVG if only svg is asked for; with pdf
     alone, PNGs are written for it too) and links the other formats.
+
+    Estimates with an exact value (the dealt hands' meld) are printed beside it with a
+    z-score (self_check.csv, end of report.md); a |z| above 4.5 fails the self-check: a
+    warning on top of report.md and here, and exit status 1 with --strict.
 
     Studies (those that apply to the run's rules): meld_by_trump_length, meld_distribution,
     partner_meld, pass_value, bid_vs_meld, go_set, bidding_side_tricks, auction_summary;
@@ -612,19 +718,27 @@ def report(
     # The analysis layer (and matplotlib) loads only for commands that chart: ~0.4 s off the
     # start of every other command. No import loop is involved (cli is the top layer).
     from pinochle_sim.analysis.reports import write_report
+    from pinochle_sim.analysis.reports.selfcheck import SelfCheckError
 
     fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
     # Beside the run, not inside it: Parquet readers scan the whole run folder.
     run_path = os.path.normpath(run_dir)
     target = out or f"{run_path}-report"
-    md = write_report(
-        run_dir,
-        target,
-        fmts,
-        list(only) or None,
-        progress=lambda name: click.echo(f"  {name}", err=True),
-        allow_partial=allow_partial,
-    )
+    try:
+        md = write_report(
+            run_dir,
+            target,
+            fmts,
+            list(only) or None,
+            progress=lambda name: click.echo(f"  {name}", err=True),
+            allow_partial=allow_partial,
+            strict=True,
+        )
+    except SelfCheckError as e:
+        if strict:
+            raise click.ClickException(str(e)) from None
+        click.echo(f"warning: {e}", err=True)
+        md = e.path
     click.echo(f"report written: {md}  (open it in any Markdown viewer)")
 
 

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
-from pinochle_sim.analysis.reports.questions import MARGIN_SIDES
+from pinochle_sim.analysis.reports.questions import FIXED_TRUMP, MARGIN_SIDES
 from pinochle_sim.analysis.reports.style import (
     PALETTE,
     new_figure,
@@ -48,65 +48,101 @@ def _count_note(ax: Any, text: str) -> None:
     ax.figure.text(0.995, 0.005, text, ha="right", va="bottom", fontsize=12, color="#555555")
 
 
+GROUP_OFFSET = 0.16
+"""Horizontal offset of each suit group's marks from the integer trump length."""
+
+
 @styled
 def meld_by_trump_length(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
-    """Mean meld (95% CI band) and the 10th-90th percentile range by trump length."""
+    """Mean meld by trump length, simulated (95% CI) against the exact mean, and the exact
+    10th-90th percentile range of each suit group as a bar beside the other's."""
     fig, (ax,) = new_figure("Expected meld by trump length", subtitle_from(meta))
-    for i, (group, df) in enumerate(t[t["n"] >= MIN_N].groupby("suits", sort=False)):
-        x = df["trump_length"] + (i - 0.5) * 0.12
-        ax.fill_between(
-            x,
-            df["p10"],
-            df["p90"],
-            color=PALETTE[i],
-            alpha=0.10,
-            linewidth=0,
-            label=f"{group}: 10th-90th percentile",
-        )
-        _band(ax, x, df, PALETTE[i], f"{group} trump: mean (95% CI)")
+    shown = t[t["n"] >= MIN_N]
+    for i, (group, df) in enumerate(shown.groupby("suits", sort=False)):
+        x = df["trump_length"] + (2 * i - 1) * GROUP_OFFSET
+        color = PALETTE[i]
+        ax.vlines(x, df["exact_p10"], df["exact_p90"], color=color, alpha=0.3, linewidth=12,
+                  label=f"{group}: exact 10th-90th percentile (tick: median)")  # fmt: skip
+        ax.plot(x, df["exact_median"], "_", color=color, markersize=16, markeredgewidth=2.5)
+        ax.plot(x, df["exact_mean"], "-", color=color, linewidth=2, label=f"{group}: exact mean")
+        ax.errorbar(x, df["mean"], yerr=[df["mean"] - df["ci_lo"], df["ci_hi"] - df["mean"]],
+                    fmt="o", color=color, markerfacecolor="white", markeredgewidth=2,
+                    markersize=8, capsize=4, label=f"{group}: simulated mean (95% CI)")  # fmt: skip
     ax.set_xlabel("cards of the trump suit in the dealt hand")
     ax.set_ylabel("meld points (dealt hand, that suit trump)")
-    shown = t.loc[t["n"] >= MIN_N, "trump_length"]
-    ax.set_xticks(range(int(shown.min()), int(shown.max()) + 1))
-    ax.legend(loc="upper left")
+    ax.set_xticks(range(int(shown["trump_length"].min()), int(shown["trump_length"].max()) + 1))
+    top = max(float(shown["exact_p90"].max()), float(shown["ci_hi"].max()))
+    ax.set_ylim(0, top * 1.35)  # headroom: the legend stays clear of the bars
+    ax.legend(loc="upper left", ncols=2)
     _count_note(
-        ax, f"{int(t['n'].sum()):,} seat-suit observations; lengths with n < {MIN_N} left off"
+        ax,
+        f"{int(t['n'].sum()):,} seat-suit observations; lengths with n < {MIN_N} left off; "
+        "exact values: no sampling (docs/exact.md)",
     )
     return fig
 
 
+MIN_TAIL = 20
+"""A tail point is drawn only where at least this many observations reach it."""
+
+
+def _fixed_trump_panel(ax: Any, df: pd.DataFrame) -> None:
+    """The exact tail of a dealt hand in a fixed trump, cut where it leaves the simulated
+    points' range (the legend says what lies beyond the cut), and the simulated points."""
+    sim = df[df["k"] >= MIN_TAIL]
+    bottom = 10 ** np.floor(np.log10(float(sim["p"].min()) / 2))
+    exact = df[df["exact_p"] >= bottom]
+    label = f"exact, no sampling (mean {df['exact_mean'].iloc[0]:.1f})"
+    after = df[df["x"] > exact["x"].iloc[-1]]
+    if len(after) and after["exact_p"].iloc[0] > 0:
+        end = after.iloc[0]
+        label += f"\ncut at {bottom:.0e}: P(meld ≥ {int(end['x'])}) = {end['exact_p']:.1e}"
+    ax.plot(exact["x"], exact["exact_p"], "-", color="#222222", linewidth=2, label=label)
+    ax.errorbar(sim["x"], sim["p"], yerr=[sim["p"] - sim["ci_lo"], sim["ci_hi"] - sim["p"]],
+                fmt="o", color=PALETTE[4], markersize=4, capsize=0, elinewidth=2,
+                label=f"simulated, 95% CI (mean {df['mean'].iloc[0]:.1f})")  # fmt: skip
+    ax.set_ylim(bottom=bottom)
+    ax.set_title("dealt hand, trump fixed in advance")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), fontsize=13, frameon=False)
+
+
 @styled
 def meld_distribution(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
-    """Tail probability P(meld >= x) on a log scale: one player (and one partnership where there
-    are partners), before and after the pass or widow."""
-    panels = [("seat", "bidder")]
+    """Tail probability P(meld >= x) on a log scale: a dealt hand in a fixed trump (exact and
+    simulated), then one player (and one partnership where there are partners) in the named
+    trump, before and after the pass or widow. Curves run as far as 20 hands reach."""
+    panels: list[tuple[str, ...]] = [("fixed",), ("seat", "bidder")]
     if (t["who"] == "team").any():
         panels.append(("team", "bidding team"))
     fig, axes = new_figure("How often is meld at least x?", subtitle_from(meta), ncols=len(panels))
+    fixed = t[t["stage"] == FIXED_TRUMP]
+    smallest = int(t.loc[t["stage"] != FIXED_TRUMP, "n"].min())
     for ax, whos in zip(axes, panels, strict=True):
+        ax.set_yscale("log")
+        ax.set_xlabel("meld points x")
+        ax.set_ylabel("P(meld ≥ x)")
+        if whos == ("fixed",):
+            if len(fixed):
+                _fixed_trump_panel(ax, fixed)
+            continue
         c = 0
         for who in whos:
             for stage, style in (("pre-pass", "--"), ("post-pass", "-")):
-                df = t[(t["who"] == who) & (t["stage"] == stage) & (t["k"] >= 20)]
+                df = t[(t["who"] == who) & (t["stage"] == stage) & (t["k"] >= MIN_TAIL)]
                 ax.fill_between(
                     df["x"], df["ci_lo"], df["ci_hi"], color=PALETTE[c], alpha=0.25, linewidth=0
                 )
                 mean = df["mean"].iloc[0] if len(df) else float("nan")
-                ax.plot(
-                    df["x"],
-                    df["p"],
-                    style,
-                    color=PALETTE[c],
-                    linewidth=2.5,
-                    label=f"{who}, {stage} (mean {mean:.0f})",
-                )
+                ax.plot(df["x"], df["p"], style, color=PALETTE[c], linewidth=2.5,
+                        label=f"{who}, {stage} (mean {mean:.0f})")  # fmt: skip
                 c += 1
-        ax.set_yscale("log")
-        ax.set_xlabel("meld points x")
-        ax.set_ylabel("P(meld ≥ x)")
-        ax.set_title("one player" if whos[0] == "seat" else "one partnership")
-        ax.legend(loc="lower left")
-    _count_note(axes[-1], "shaded: 95% Wilson intervals; points with < 20 hands left off")
+        ax.set_title(("one player" if whos[0] == "seat" else "one partnership") + ", named trump")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), fontsize=13, frameon=False)
+    _count_note(
+        axes[-1],
+        f"shaded / bars: 95% Wilson intervals; simulated curves end at the last x that "
+        f"{MIN_TAIL} observations reach (at most {(MIN_TAIL - 1) / smallest:.3%} of hands beyond)",
+    )
     return fig
 
 

@@ -14,13 +14,16 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from pinochle_sim.analysis import exact
 from pinochle_sim.analysis.reports.load import Data, column_names, columns, rules_of
 from pinochle_sim.analysis.reports.stats import (
+    clustered_tail,
     design_effect,
     grouped_moments,
     grouped_quantiles,
     wilson,
 )
+from pinochle_sim.rules import Ruleset
 
 SUITS = "shdc"
 SUIT_GROUP = np.array([0, 1, 0, 1])  # S, D hold the pinochle cards (QS, JD); H, C do not
@@ -113,12 +116,39 @@ def _need_partners(data: Data, question: str) -> tuple[int, bool]:
 # --------------------------------------------------------------------------- meld
 
 
+def _exact_groups(rules: Ruleset) -> dict[tuple[int, int], dict[int, int]]:
+    """Exact counts of a dealt hand's meld per (suit group, trump length): each group pools its
+    two suits, whose trump lengths are equally likely (hypergeometric)."""
+    dists = [exact.meld_distribution(rules, s) for s in range(4)]
+    out: dict[tuple[int, int], dict[int, int]] = {}
+    for s, e in enumerate(dists):
+        for L, dist in e.by_length.items():
+            pooled = out.setdefault((int(SUIT_GROUP[s]), L), {})
+            for v, c in dist.items():
+                pooled[v] = pooled.get(v, 0) + c
+    return out
+
+
+def _exact_moments(dist: dict[int, int]) -> tuple[float, float, float, float]:
+    """Mean, 10th, 50th and 90th percentile (lower quantiles) of exact counts."""
+    values = np.array(sorted(dist), dtype=np.int64)
+    counts = np.array([dist[v] for v in values], dtype=object)
+    total = int(counts.sum())
+    cum = np.cumsum(counts)
+    mean = float(sum(int(v) * int(c) for v, c in zip(values, counts, strict=True)) / total)
+    q = [float(values[np.argmax(cum * 10 >= total * k)]) for k in (1, 5, 9)]
+    return mean, q[0], q[1], q[2]
+
+
 def meld_by_trump_length(data: Data) -> pd.DataFrame:
     """A seat's meld from its dealt hand for a trump suit, by its length in that suit.
 
     Every seat and every suit of every hand is one observation (16 per four-hand deal). Rows
     per suit group (spades/diamonds vs hearts/clubs: QS and JD make pinochles, so S and D
-    trumps differ) and length: n, mean with CI, median, p10, p90.
+    trumps differ) and length: n, mean with CI, median, p10, p90. A dealt hand is a uniform
+    random hand, so each row also carries its exact values (:mod:`pinochle_sim.analysis.exact`):
+    ``exact_mean``, ``exact_p10``, ``exact_median``, ``exact_p90``, and ``z`` = (mean -
+    exact_mean) / se, the simulation's self-check.
     """
     players, _ = _shape(data)
     names = [f"{k}_{p}_{s}" for k in ("meld", "len") for p in range(players) for s in SUITS]
@@ -134,10 +164,21 @@ def meld_by_trump_length(data: Data) -> pd.DataFrame:
     out = _means(keys, meld, 26, index.assign(_k=np.arange(26)), hand_of)
     q = grouped_quantiles(keys, meld, 26)
     out["p10"], out["median"], out["p90"] = (q[out["_k"], j] for j in range(3))
+    ex = _exact_groups(rules_of(data))
+    truth = np.array([_exact_moments(ex[(k // 13, k % 13)]) for k in out["_k"]]).reshape(-1, 4)
+    for j, name in enumerate(("exact_mean", "exact_p10", "exact_median", "exact_p90")):
+        out[name] = truth[:, j]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["z"] = np.where(out["se"] > 0, (out["mean"] - out["exact_mean"]) / out["se"], np.nan)
     return out.drop(columns="_k")
 
 
 TAIL_GRID = np.arange(0, 1001, 10)
+"""The least grid of P(meld >= x) in partnership points; it grows in the same steps to the
+largest meld of the run."""
+FIXED_TRUMP = "fixed trump"
+"""The ``stage`` of the tail series whose exact law is known: every seat's dealt hand in each
+suit as trump (not the trump later named, which the auction picks for the bidder's hand)."""
 
 
 def _scaled(edges: np.ndarray, data: Data) -> np.ndarray:
@@ -145,18 +186,31 @@ def _scaled(edges: np.ndarray, data: Data) -> np.ndarray:
     return np.unique((edges // rules_of(data).scale).astype(np.int64))
 
 
+def _tail_grid(data: Data, top: int) -> np.ndarray:
+    """:data:`TAIL_GRID` in the run's points, extended in the same steps to reach ``top``."""
+    grid = _scaled(TAIL_GRID, data)
+    step = int(grid[1] - grid[0])
+    if top > grid[-1]:
+        grid = np.concatenate([grid, np.arange(grid[-1] + step, top + step, step)])
+    return grid
+
+
 def meld_distribution(data: Data, grid: np.ndarray | None = None) -> pd.DataFrame:
     """Tail probabilities P(meld >= x) with Wilson CIs, for one seat and for one team, before
-    the pass (dealt hands, in the named trump) and after it.
+    the pass (dealt hands, in the named trump) and after it, and for dealt hands in a trump
+    fixed in advance, whose exact law is known.
 
     ``who``: ``seat`` (all four seats pooled), ``team`` (both teams pooled), ``bidder``,
-    ``bidding team``; ``stage``: ``pre-pass`` / ``post-pass``.
+    ``bidding team``; ``stage``: ``pre-pass`` / ``post-pass``, or ``fixed trump`` (``seat``
+    only: every seat's dealt hand with each suit as trump, 16 observations per four-hand deal;
+    their intervals allow for the correlation within a deal, and ``exact_p`` and ``z`` = (p -
+    exact_p) / its standard error under the exact p give the simulation's self-check). The
+    grid runs from 0 in steps of 10 partnership points to the largest meld of the run.
     """
     players, partners = _shape(data)
     names = ["bidder", "trump"] + [f"meld_{p}" for p in range(players)]
     names += [f"meld_{p}_{s}" for p in range(players) for s in SUITS]
     d = columns(data, names)
-    grid = _scaled(TAIL_GRID, data) if grid is None else np.asarray(grid)
     n = len(d)
     idx = np.arange(n)
     trump = d["trump"].to_numpy().astype(np.int64)
@@ -165,6 +219,7 @@ def meld_distribution(data: Data, grid: np.ndarray | None = None) -> pd.DataFram
     pre_all = np.stack([d[f"meld_{p}_{s}"].to_numpy() for p in range(players) for s in SUITS])
     pre = np.stack([pre_all[p * 4 + trump, idx] for p in range(players)]).astype(np.int64)
     series = {
+        ("seat", FIXED_TRUMP): pre_all.T,  # one row per deal: its clusters
         ("seat", "pre-pass"): pre.ravel(),
         ("seat", "post-pass"): post.ravel(),
         ("bidder", "pre-pass"): pre[bidder, idx],
@@ -178,27 +233,44 @@ def meld_distribution(data: Data, grid: np.ndarray | None = None) -> pd.DataFram
             ("bidding team", "pre-pass"): pre[bidder, idx] + pre[mate, idx],
             ("bidding team", "post-pass"): post[bidder, idx] + post[mate, idx],
         }
+    if grid is None:
+        grid = _tail_grid(data, max(int(v.max(initial=0)) for v in series.values()))
+    grid = np.asarray(grid, dtype=np.int64)
+    rules = rules_of(data)
+    truth = [exact.meld_distribution(rules, s) for s in range(4)]
     rows = []
     for (who, stage), v in series.items():
-        counts = np.bincount(v, minlength=int(grid.max()) + 2)
-        ge = counts[::-1].cumsum()[::-1]  # ge[x] = #(v >= x)
-        k = np.array([ge[x] if x < len(ge) else 0 for x in grid])
-        lo, hi = wilson(k, len(v))
-        rows.append(
-            pd.DataFrame(
-                {
-                    "who": who,
-                    "stage": stage,
-                    "x": grid,
-                    "n": len(v),
-                    "k": k,
-                    "p": k / len(v),
-                    "ci_lo": lo,
-                    "ci_hi": hi,
-                    "mean": v.mean(),
-                }
-            )
+        deff = np.ones(len(grid))
+        if stage == FIXED_TRUMP:
+            k, deff = clustered_tail(v, grid)
+        else:
+            counts = np.bincount(v, minlength=int(grid.max()) + 2)
+            ge = counts[::-1].cumsum()[::-1]  # ge[x] = #(v >= x)
+            k = np.array([ge[x] if x < len(ge) else 0 for x in grid])
+        size = v.size
+        lo, hi = wilson(k / deff, size / deff)
+        t = pd.DataFrame(
+            {
+                "who": who,
+                "stage": stage,
+                "x": grid,
+                "n": size,
+                "k": k,
+                "p": k / size,
+                "ci_lo": lo,
+                "ci_hi": hi,
+                "mean": v.mean(),
+            }
         )
+        if stage == FIXED_TRUMP:  # the four trumps are equally represented
+            p = np.array([np.mean([e.tail(x) for e in truth]) for x in grid])
+            t["exact_p"] = p
+            t["exact_mean"] = truth[0].mean  # the same for every trump
+            t["deff"] = deff
+            with np.errstate(invalid="ignore", divide="ignore"):
+                se = np.sqrt(p * (1 - p) * deff / size)
+                t["z"] = np.where(se > 0, (t["p"] - p) / se, np.nan)
+        rows.append(t)
     return pd.concat(rows, ignore_index=True)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from pinochle_sim.analysis.reports import charts, questions
+from pinochle_sim.analysis.reports import charts, questions, selfcheck
 from pinochle_sim.analysis.reports.load import (
     Data,
     Extent,
@@ -43,11 +43,14 @@ def _text_meld_by_length(t: pd.DataFrame, r: Ruleset) -> str:
     sd = _row(t, suits="spades/diamonds", trump_length=6)
     hc = _row(t, suits="hearts/clubs", trump_length=6)
     return (
-        "Each line is a seat's average meld from the dealt hand if a suit were trump, against how "
-        "many cards of that suit the seat holds; the pale band is the middle 80% of hands, the "
-        "dark band the 95% confidence interval of the mean. With six trumps a seat melds "
-        f"{_ci(sd)} in spades or diamonds and {_ci(hc)} in hearts or clubs: the pinochle cards "
-        "(QS, JD) make the first two suits worth more once they are trump."
+        "Each circle is a seat's simulated average meld from the dealt hand if a suit were "
+        "trump, against how many cards of that suit the seat holds, with its 95% confidence "
+        "interval; the line through it is the exact average (computed, not sampled: "
+        "`pinochle-sim exact`), and the pale bar beside it the exact middle 80% of hands, the "
+        "tick the exact median. With six trumps a seat melds "
+        f"{_ci(sd)} in spades or diamonds (exact {sd['exact_mean']:.1f}) and {_ci(hc)} in "
+        f"hearts or clubs (exact {hc['exact_mean']:.1f}): the pinochle cards (QS, JD) make the "
+        "first two suits worth more once they are trump."
     )
 
 
@@ -58,11 +61,24 @@ def _text_meld_distribution(t: pd.DataFrame, r: Ruleset) -> str:
     post = _row(t, who=who, stage="post-pass", x=x)
     side = "bidding partnership" if r.partnerships else "bidder"
     change = "passing" if r.partnerships else "taking the widow and discarding"
+    fixed = t[t["stage"] == questions.FIXED_TRUMP]
+    left = ""
+    if len(fixed):
+        f = _row(fixed, x=x)
+        left = (
+            "The left panel is a dealt hand in a trump chosen before the cards are seen: its "
+            "exact curve (computed, not sampled) against the simulated hands; a hand melds at "
+            f"least {x} in {f['exact_p']:.3%} of cases (simulated {f['p']:.3%}, 95% CI "
+            f"{f['ci_lo']:.3%}-{f['ci_hi']:.3%}, n = {int(f['n']):,} seat-suit hands). The "
+            "other panels use the trump the auction named, which the bidder picks to suit the "
+            "hand, so dealt hands there meld more. "
+        )
     return (
-        "Read a curve at x to get the chance that meld is at least x (log scale, so rare big "
-        "melds stay visible); dashed lines are dealt hands, solid lines after the pass. The "
-        f"{side} holds at least {x} meld in {_pct(pre)} of hands as dealt and "
-        f"{_pct(post)} after {change}."
+        f"{left}Read a curve at x to get the chance that meld is at least x (log scale, so rare "
+        "big melds stay visible); dashed lines are dealt hands, solid lines after the pass. "
+        "Each simulated curve runs as far as 20 hands reach, so the flat stretches and the "
+        f"last steps are real hands, not an artefact. The {side} holds at least {x} meld in "
+        f"{_pct(pre)} of hands as dealt and {_pct(post)} after {change}."
     )
 
 
@@ -290,6 +306,8 @@ class Study:
     applies: Callable[[Ruleset], bool] = lambda r: True
     requires: tuple[str, ...] = ()
     """Columns the run must have beyond those of every run (e.g. ``game``: a games run)."""
+    checks: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+    """The table's estimates that have exact values, beside them (:mod:`.selfcheck`)."""
 
     def fits(self, rules: Ruleset, names: list[str]) -> bool:
         """Whether the study applies to a run with these rules and column names."""
@@ -302,6 +320,7 @@ STUDIES: dict[str, Study] = {
         questions.meld_by_trump_length,
         charts.meld_by_trump_length,
         _text_meld_by_length,
+        checks=selfcheck.meld_by_trump_length,
     ),
     "meld_distribution": Study(
         "How much meld: tail probabilities",
@@ -309,6 +328,7 @@ STUDIES: dict[str, Study] = {
         charts.meld_distribution,
         _text_meld_distribution,
         requires=questions.AUCTION_COLUMNS,
+        checks=selfcheck.meld_distribution,
     ),
     "partner_meld": Study(
         "What to expect from your partner",
@@ -398,13 +418,20 @@ def write_report(
     only: list[str] | None = None,
     progress: Callable[[str], None] | None = None,
     allow_partial: bool = False,
+    strict: bool = False,
 ) -> Path:
     """Write charts, CSV tables and ``report.md`` for a run into ``out``; returns report.md.
 
     A partial run (interrupted, or a part file missing) is refused unless ``allow_partial``;
     then every title says so and counts only the rows read. ``report.md`` shows each chart as
     PNG (SVG when only SVG is asked for); with ``pdf`` alone a PNG is written for the page too,
-    and every other format is linked."""
+    and every other format is linked.
+
+    Estimates that have exact values are checked against them (:mod:`.selfcheck`): the
+    comparisons go to ``self_check.csv`` and the end of report.md, and a failure puts a warning
+    at its top; with ``strict`` a failure raises :class:`.selfcheck.SelfCheckError` once
+    everything is written.
+    """
     rules = rules_of(data)
     present = column_names(data)
     names = list(only or [n for n, st in STUDIES.items() if st.fits(rules, present)])
@@ -435,12 +462,15 @@ def write_report(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     sections = []
+    checks = []
     for name in names:
         study = STUDIES[name]
         if progress:
             progress(name)
         table = study.question(data)
         table.to_csv(out / f"{name}.csv", index=False)
+        if study.checks:
+            checks.append(study.checks(table).assign(study=name))
         fig = study.chart(table, meta)
         mark_partial(fig, meta)
         save(fig, str(out / name), written)
@@ -450,10 +480,19 @@ def write_report(
             f"## {study.title}\n\n![{study.title}]({name}.{page})\n\n"
             f"{study.text(table, rules)}\n\nData: [`{name}.csv`]({name}.csv){links}\n"
         )
+    check = pd.concat(checks, ignore_index=True) if checks else pd.DataFrame()
+    top = ""
+    if len(check):
+        check = check[selfcheck.COLUMNS]
+        check.to_csv(out / "self_check.csv", index=False)
+        top = selfcheck.summary_line(check)
+        sections.append(selfcheck.section(check))
     md = out / "report.md"
     tmp = out / f".report.md.tmp-{os.getpid()}"
-    tmp.write_text(_header(meta, ext) + "\n".join(sections), encoding="utf-8")
+    tmp.write_text(_header(meta, ext) + top + "\n".join(sections), encoding="utf-8")
     os.replace(tmp, md)
+    if strict and len(check) and len(selfcheck.failures(check)):
+        raise selfcheck.SelfCheckError(selfcheck.error_message(check, md), md)
     return md
 
 
