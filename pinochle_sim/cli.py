@@ -615,6 +615,7 @@ def run_command(
 @main.command()
 @rules_option
 @click.option("--games", is_flag=True, help="The records of a `run --games` (game columns).")
+@_user_errors
 def schema(ruleset: Ruleset, games: bool) -> None:
     """Print every column of the per-hand records: name, dtype, meaning.
 
@@ -733,6 +734,7 @@ def _games_line(path: str) -> str:
     help="Hands per stage measurement.",
 )
 @click.option("--no-end-to-end", is_flag=True, help="Skip the fresh-process 1e6-hand runs.")
+@_user_errors
 def bench(hands_text: str, no_end_to_end: bool) -> None:
     """Print hands per second per stage on 1 and 2 threads, and end-to-end run times.
 
