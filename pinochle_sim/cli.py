@@ -183,6 +183,7 @@ def rules(name: str | None, as_toml: bool) -> None:
     click.echo(f"\nmeld table {r.meld.name} (points; 0 = not a meld in this table):")
     for meld_name, cards, points in _meld_rows(r.meld):
         click.echo(f"  {meld_name:<24} {cards:<40} {points}")
+    click.echo("(a double row of 0: the two single melds count instead; docs/rules.md 3)")
 
 
 def _ruleset_rows(r: Ruleset) -> list[tuple[str, str]]:
@@ -193,7 +194,7 @@ def _ruleset_rows(r: Ruleset) -> list[tuple[str, str]]:
         v = getattr(r, f.name)
         if f.name == "trick_points":
             ranks = ("9", "J", "Q", "K", "10", "A")
-            v = " ".join(f"{k} {p}" for k, p in reversed(list(zip(ranks, v, strict=True))))
+            v = " ".join(f"{k}={p}" for k, p in reversed(list(zip(ranks, v, strict=True))))
         rows.append((f.name, str(v)))
     rows.append(("meld", f"table {r.meld.name} (below)"))
     rows.append(("total_trick_points", str(r.total_trick_points)))
