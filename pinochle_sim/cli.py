@@ -550,8 +550,9 @@ def run_command(
     history. Before it starts, the run's size and time are estimated (a run the free disk
     space cannot hold is refused unless --force) and a first run compiles the engine (about
     half a minute, announced). Read the result with pandas, pyarrow, DuckDB or polars (README,
-    "Reading runs"); `pinochle-sim schema` lists the columns, `pinochle-sim info DIR` checks the
-    folder and prints its provenance, `pinochle-sim export DIR --decoded` writes readable cards.
+    "Reading a run folder"); `pinochle-sim schema` lists the columns, `pinochle-sim info DIR`
+    checks the folder and prints its provenance, `pinochle-sim export DIR --decoded` writes
+    the cards as text.
 
     \b
     Examples:
