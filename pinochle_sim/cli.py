@@ -402,7 +402,7 @@ class Progress:
         self.drawn = False
 
     def plan(self, est: RunEstimate) -> None:
-        if not self.quiet:
+        if not self.quiet and est.units:
             click.echo(est.text(), err=True)
 
     def compiling(self, what: str, estimate_s: float) -> None:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import shutil
@@ -244,6 +245,8 @@ def run(
     folder = RunFolder(path, settings, resume=resume, overwrite=overwrite)  # reads only
     with threads(threads_):
         plan_ = estimate(inputs, hands - folder.listed_done(), games, path, threads_)
+        if overwrite and folder.exists and plan_.free_bytes is not None:  # freed on open
+            plan_ = dataclasses.replace(plan_, free_bytes=plan_.free_bytes + folder.size_bytes())
         if plan:
             plan(plan_)
         if not (plan_.fits or force):
@@ -252,8 +255,13 @@ def run(
                 f"{_duration(plan_.seconds)}, but {_size(plan_.free_bytes or 0)} are free where "
                 f"{str(path)!r} goes (pass --force to start it anyway)"
             )
-        compile_s = warm_up(inputs, "play_games" if games else "play_chunk", notify)
-    folder.open()
+        entry = "play_games" if games else "play_chunk"
+        # Compile before the folder is touched (Ctrl-C here leaves nothing behind), unless the
+        # manifest says nothing is left to do: then only if the checks on open find damage.
+        compile_s = warm_up(inputs, entry, notify) if plan_.units else 0.0
+        folder.open()
+        if folder.todo() and not plan_.units:
+            compile_s = warm_up(inputs, entry, notify)
     if progress:
         progress(folder.hands_done())
     t0 = time.perf_counter()

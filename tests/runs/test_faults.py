@@ -305,3 +305,23 @@ def test_read_only_cache_folder_warns_once_and_caches_in_a_temporary_folder(tmp_
     used = Path(done.stdout.strip())
     assert used.is_relative_to(tmp_path / "tmp") and used.name.startswith("numba-")
     assert list(used.rglob("*.nbi")), "the kernel was not cached in the fallback folder"
+
+
+def test_resuming_a_complete_run_compiles_nothing(copy, monkeypatch):
+    def must_not_compile(*args, **kwargs):
+        raise AssertionError("a complete run needs no kernel")
+
+    monkeypatch.setattr(runner_module, "warm_up", must_not_compile)
+    before = snapshot(copy)
+    code, out = cli(*RUN_ARGS, "--out", str(copy), "--resume")
+    assert code == 0 and "nothing to compute" in out and "estimated" not in out
+    assert {k: v for k, v in snapshot(copy).items() if k != MANIFEST} == {
+        k: v for k, v in before.items() if k != MANIFEST
+    }
+
+
+def test_overwrite_counts_the_space_it_frees(copy, monkeypatch):
+    # 999 bytes free, plus the ~420 kB the old run frees, hold the 280 kB the new one needs
+    monkeypatch.setattr(runner_module, "_free_bytes", lambda out: 999)
+    code, out = cli(*RUN_ARGS, "--out", str(copy), "--overwrite")
+    assert code == 0, out
