@@ -56,6 +56,13 @@ _API: dict[str, str] = {
     "format_hand": "pinochle_sim.runs.show",
     "game_results": "pinochle_sim.runs.games",
     "read_provenance": "pinochle_sim.runs.dataset",
+    "read_columns": "pinochle_sim.runs.dataset",
+    "check_run": "pinochle_sim.runs.dataset",
+    "RunCheck": "pinochle_sim.runs.dataset",
+    "export_run": "pinochle_sim.runs.export",
+    "estimate": "pinochle_sim.runs.runner",
+    "RunEstimate": "pinochle_sim.runs.runner",
+    "warm_up": "pinochle_sim.runs.warmup",
     "schema_for": "pinochle_sim.runs.records",
     # analysis
     "exact": "pinochle_sim.analysis",

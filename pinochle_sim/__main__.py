@@ -1,5 +1,5 @@
-"""``python -m pinochle_sim`` runs the command line."""
+"""``python -m pinochle_sim`` runs the command line (the same entry point as ``pinochle-sim``)."""
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli import run_cli
 
-main(prog_name="pinochle-sim")
+run_cli()

@@ -6,6 +6,7 @@ Every command parses, calls one library function and prints. User mistakes becom
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -19,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-import pandas as pd
 
 from pinochle_sim.core.cards import decode_hand, encode_hand, parse_suit
 from pinochle_sim.core.version import __version__
@@ -29,13 +29,30 @@ from pinochle_sim.policies.registry import policies_markdown, policies_text
 from pinochle_sim.rules import PRESETS, RulesError, Ruleset, dumps_ruleset, resolve_rules
 from pinochle_sim.rules.meld import score_meld
 from pinochle_sim.runs import bench as bench_stages
-from pinochle_sim.runs.dataset import open_dataset, read_manifest, read_provenance
+from pinochle_sim.runs.dataset import (
+    RunCheck,
+    check_run,
+    manifest_provenance,
+    part_name,
+    read_columns,
+    read_every_row_group,
+    read_provenance,
+    ruleset_of,
+)
+from pinochle_sim.runs.export import EXPORT_FORMATS, export_run
 from pinochle_sim.runs.games import game_results
+from pinochle_sim.runs.parallel import MAX_THREADS
 from pinochle_sim.runs.parallel import threads as using
 from pinochle_sim.runs.records import schema_text
-from pinochle_sim.runs.runner import DEFAULT_PART_SIZE
+from pinochle_sim.runs.runner import DEFAULT_PART_SIZE, RunEstimate
 from pinochle_sim.runs.runner import run as run_sim
 from pinochle_sim.runs.show import format_hand, hand_record
+from pinochle_sim.runs.simulate import MAX_SEED, engine_inputs
+from pinochle_sim.runs.warmup import warm_up
+
+EXIT_BROKEN_PIPE = 141
+"""Exit status when the reader of our output goes away (``... | head``): 128 + SIGPIPE, what a
+shell reports for a standard tool stopped the same way."""
 
 
 def _user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -47,6 +64,8 @@ def _user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             return func(*args, **kwargs)
         except (ValueError, RulesError) as e:
             raise click.ClickException(str(e)) from None
+        except BrokenPipeError:  # the reader went away: the entry point exits quietly
+            raise
         except OSError as e:  # unwritable or impossible paths
             where = f": {e.filename}" if e.filename else ""
             raise click.ClickException(f"{e.strerror or e}{where}") from None
@@ -89,7 +108,32 @@ def seed_option(func: Callable[..., Any]) -> Callable[..., Any]:
     )(func)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+def threads_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--threads",
+        type=click.IntRange(1, MAX_THREADS),
+        default=None,
+        help=f"Worker threads, 1 to {MAX_THREADS} (numba's limit here, the number of cores "
+        "unless NUMBA_NUM_THREADS says otherwise) [default: all].",
+    )(func)
+
+
+class _Main(click.Group):
+    """The command group. A reader that goes away (``pinochle-sim show ... | head``) ends any
+    command quietly with the status a standard tool gets (141), not an error message."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _quiet_broken_pipe()
+            ctx.exit(EXIT_BROKEN_PIPE)
+
+
+@click.group(
+    cls=_Main,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(__version__, prog_name="pinochle-sim")
 def main() -> None:
     """Monte Carlo simulation and strategy analysis for Pinochle.
@@ -105,11 +149,16 @@ def main() -> None:
 @click.option("--toml", "as_toml", is_flag=True, help="Print the ruleset as TOML (loads back).")
 @_user_errors
 def rules(name: str | None, as_toml: bool) -> None:
-    """List the rule presets, or show one (NAME may also be a TOML file).
+    """List the rule presets, or show one (every key and its meld table with values); NAME
+    may also be a TOML file.
+
+    Every rule is explained in docs/rules.md (section 2: the presets, section 3: the meld
+    tables, section 9: every TOML key).
 
     \b
     Examples:
       pinochle-sim rules
+      pinochle-sim rules joedog
       pinochle-sim rules joedog --toml > my-rules.toml
     """
     if name is None:
@@ -123,19 +172,57 @@ def rules(name: str | None, as_toml: bool) -> None:
     if as_toml:
         click.echo(dumps_ruleset(r), nl=False)
         return
-    click.echo(f"{r.name}: {r.description}\nsource: {r.source}")
+    preset = PRESETS.get(r.name)
+    origin = (
+        f"preset {r.name!r}, explained in docs/rules.md sections 2 and 3"
+        if preset == r
+        else f"custom ruleset from {name} (keys: docs/rules.md section 9)"
+    )
+    click.echo(f"{r.name}: {r.description}\n{origin}")
     for key, value in _ruleset_rows(r):
         click.echo(f"  {key:<18} {value}")
+    click.echo(f"\nmeld table {r.meld.name} (points; 0 = not a meld in this table):")
+    for meld_name, cards, points in _meld_rows(r.meld):
+        click.echo(f"  {meld_name:<24} {cards:<40} {points}")
+    click.echo("(a double row of 0: the two single melds count instead; docs/rules.md 3)")
 
 
 def _ruleset_rows(r: Ruleset) -> list[tuple[str, str]]:
     rows = []
     for f in dataclasses.fields(r):
-        if f.name in ("name", "description", "source"):
+        if f.name in ("name", "description", "source", "meld"):
             continue
         v = getattr(r, f.name)
-        rows.append((f.name, f"table {v.name}" if f.name == "meld" else str(v)))
+        if f.name == "trick_points":
+            ranks = ("9", "J", "Q", "K", "10", "A")
+            v = " ".join(f"{k}={p}" for k, p in reversed(list(zip(ranks, v, strict=True))))
+        rows.append((f.name, str(v)))
+    rows.append(("meld", f"table {r.meld.name} (below)"))
     rows.append(("total_trick_points", str(r.total_trick_points)))
+    return rows
+
+
+_MELD_ROWS = (
+    ("run", "run", "A 10 K Q J of trump"),
+    ("run_extra_king", "run with extra king", "run + a second trump K, as one meld"),
+    ("run_extra_queen", "run with extra queen", "run + a second trump Q, as one meld"),
+    ("run_trump_marriage", "run with trump marriage", "run + a second trump K and Q"),
+    ("double_run", "double run", "both runs (10 cards)"),
+    ("trump_marriage", "trump marriage", "K + Q of trump, each pair"),
+    ("marriage", "marriage", "K + Q of another suit, each pair"),
+    ("dix", "dix", "9 of trump, each"),
+    ("pinochle", "pinochle", "QS + JD"),
+    ("double_pinochle", "double pinochle", "QS QS JD JD"),
+)
+
+
+def _meld_rows(t: Any) -> list[tuple[str, str, str]]:
+    """Every meld of a table with its cards and points (docs/rules.md section 3)."""
+    rows = [(label, cards, str(getattr(t, key))) for key, label, cards in _MELD_ROWS]
+    for i, rank in enumerate(("aces", "kings", "queens", "jacks")):
+        rows.append((f"{rank} around", f"one {rank[:-1]} of each suit", str(t.around[i])))
+    for i, rank in enumerate(("aces", "kings", "queens", "jacks")):
+        rows.append((f"eight {rank}", f"all eight {rank}", str(t.eight[i])))
     return rows
 
 
@@ -157,9 +244,13 @@ def meld(hand: tuple[str, ...], trump: str, ruleset: Ruleset, as_json: bool) -> 
       pinochle-sim meld AS AH AD AC QS JD --trump all --rules partnership-classic --json
     """
     text = " ".join(hand)
+    hand_cards = decode_hand(encode_hand(text))
+    if not hand_cards:
+        raise click.BadParameter(
+            f'{text!r} holds no cards: give cards such as "AH 10H KH QH JH"', param_hint="HAND"
+        )
     suits = list(range(4)) if trump.strip().lower() == "all" else [parse_suit(trump)]
     results = [score_meld(text, s, ruleset) for s in suits]
-    hand_cards = decode_hand(encode_hand(text))
     best = max(r.total for r in results)
     if as_json:
         doc = {"rules": ruleset.name, "hand": hand_cards, "results": [r.to_dict() for r in results]}
@@ -297,9 +388,14 @@ def make_policies(names: dict[str, str], params: tuple[str, ...]) -> PolicySet:
         raise click.BadParameter(str(e), param_hint="--param") from None
 
 
+MAX_SHOWN = 10_000
+"""Hands ``show`` prints in one call (each is traced and decoded one by one)."""
+
+
 def parse_hand_spec(specs: tuple[str, ...]) -> list[int]:
-    """``--hand 3 --hand 10:12`` -> [3, 10, 11]."""
-    out: list[int] = []
+    """``--hand 3 --hand 10:12`` -> [3, 10, 11]. Every bound is checked, and the total counted,
+    before a single index is listed (``0:2000000000`` fails at once)."""
+    spans: list[tuple[int, int]] = []
     for spec in specs:
         try:
             if ":" in spec:
@@ -307,20 +403,26 @@ def parse_hand_spec(specs: tuple[str, ...]) -> list[int]:
                 lo, hi = int(a), int(b)
                 if hi <= lo:
                     raise ValueError
-                out.extend(range(lo, hi))
             else:
-                out.append(int(spec))
+                lo = int(spec)
+                hi = lo + 1
         except ValueError:
             raise click.BadParameter(
                 f"{spec!r} is not a hand index or a range A:B with A < B", param_hint="--hand"
             ) from None
-    if any(not 0 <= h < 2**63 - 1 for h in out):
+        if not (lo >= 0 and hi <= MAX_SEED):
+            raise click.BadParameter(
+                f"{spec!r}: hand indices must be between 0 and 2**63 - 2", param_hint="--hand"
+            )
+        spans.append((lo, hi))
+    total = sum(hi - lo for lo, hi in spans)
+    if total > MAX_SHOWN:
         raise click.BadParameter(
-            "hand indices must be between 0 and 2**63 - 2", param_hint="--hand"
+            f"{total:,} hands asked for; at most {MAX_SHOWN:,} can be shown at once (use "
+            "`pinochle-sim run` for more)",
+            param_hint="--hand",
         )
-    if len(out) > 10_000:
-        raise click.BadParameter("at most 10,000 hands can be shown at once", param_hint="--hand")
-    return out
+    return [h for lo, hi in spans for h in range(lo, hi)]
 
 
 @main.command()
@@ -360,7 +462,9 @@ def show(
       pinochle-sim show --seed 7 --hand 42 --rules joedog --json
     """
     policies = make_policies(policy_names, params)
-    for i, h in enumerate(parse_hand_spec(hands)):
+    indices = parse_hand_spec(hands)
+    warm_up(engine_inputs(ruleset, policies), "trace_one", Progress(len(indices), quiet=True))
+    for i, h in enumerate(indices):
         rec = hand_record(seed, h, ruleset, policies, dealer)
         if as_json:
             click.echo(json.dumps(rec))
@@ -371,33 +475,77 @@ def show(
 
 
 class Progress:
-    """A one-line progress bar on stderr: hands done, percent, hands/s, ETA."""
+    """Progress of a long job on stderr: a redrawn bar on a terminal, and without one a line
+    about every 10%. A cold compile is announced whatever stderr is (it is the one long silent
+    wait). Rates and the ETA start after the compile and leave the hands done before a resume
+    out. ``quiet``: the compile notice only (``show``)."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(
+        self, total: int, unit: str = "hands", tty: bool | None = None, quiet: bool = False
+    ) -> None:
         self.total = total
+        self.unit = unit
+        self.tty = sys.stderr.isatty() if tty is None else tty
+        self.quiet = quiet
         self.done = 0
         self.first = -1
         self.t0 = time.perf_counter()
+        self.next_line = 0.1
+        self.drawn = False
+
+    def plan(self, est: RunEstimate) -> None:
+        if not self.quiet and est.units:
+            click.echo(est.text(), err=True)
+
+    def compiling(self, what: str, estimate_s: float) -> None:
+        self._break_line()
+        click.echo(
+            f"compiling the engine (first run only, about {estimate_s:.0f} s): {what}", err=True
+        )
+
+    def compiled(self, what: str, seconds: float) -> None:
+        if seconds >= 2:
+            click.echo(f"compiled in {seconds:.0f} s", err=True)
 
     def update(self, n: int) -> None:
-        if self.first < 0:  # the first call reports hands already done (resume)
+        if self.first < 0:  # the first call reports the hands already done (resume)
             self.first = n
+            self.t0 = time.perf_counter()  # after the compile, which happens before it
         self.done += n
+        if self.quiet or self.total <= 0:
+            return
         elapsed = time.perf_counter() - self.t0
         new = self.done - self.first
         rate = new / elapsed if elapsed > 0 and new else 0.0
-        eta = (self.total - self.done) / rate if rate else float("nan")
-        width = 30
-        filled = int(width * self.done / self.total)
-        click.echo(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} "
-            f"{rate:,.0f} hands/s  ETA {eta:4.0f} s ",
-            nl=False,
-            err=True,
-        )
+        left = self.total - self.done
+        eta = f"ETA {left / rate:4.0f} s" if rate else "ETA    -"
+        if self.tty:
+            width = 30
+            filled = int(width * self.done / self.total)
+            click.echo(
+                f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} "
+                f"{rate:,.0f} {self.unit}/s  {eta} ",
+                nl=False,
+                err=True,
+            )
+            self.drawn = True
+            return
+        share = self.done / self.total
+        if share + 1e-12 >= self.next_line and new:
+            click.echo(
+                f"{share:4.0%} {self.done:,}/{self.total:,} {self.unit}  {rate:,.0f} "
+                f"{self.unit}/s  {eta}",
+                err=True,
+            )
+            self.next_line = (int(share * 10 + 1e-9) + 1) / 10
+
+    def _break_line(self) -> None:
+        if self.drawn:
+            click.echo(err=True)
+            self.drawn = False
 
     def close(self) -> None:
-        click.echo(err=True)
+        self._break_line()
 
 
 def parse_count(text: str, option: str = "--hands") -> int:
@@ -450,16 +598,21 @@ def parse_count(text: str, option: str = "--hands") -> int:
     default=None,
     help="Output folder [default: results/runs/<rules>-seed<S>-<N>/].",
 )
-@click.option(
-    "--threads",
-    type=click.IntRange(1, 1024),
-    default=None,
-    help="Worker threads [default: all cores].",
-)
+@threads_option
 @policy_options
-@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Finish an interrupted run in --out (every part kept is checked; damaged ones are "
+    "set aside in _damaged/ and simulated again).",
+)
 @click.option("--overwrite", is_flag=True, help="Replace an existing run folder.")
-@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Start even when the estimated size is more than the free disk space.",
+)
+@click.option("--quiet", is_flag=True, help="No estimate, compile notice, progress or summary.")
 @click.option(
     "--part-size",
     type=click.IntRange(1, 1 << 22),
@@ -478,6 +631,7 @@ def run_command(
     params: tuple[str, ...],
     resume: bool,
     overwrite: bool,
+    force: bool,
     quiet: bool,
     part_size: int,
     **policy_names: str,
@@ -485,8 +639,12 @@ def run_command(
     """Simulate N seeded hands into a Parquet dataset (one row per hand).
 
     The same seed, rules and policies give the same records whatever --threads or resume
-    history. Read the result with pandas.read_parquet(DIR), pyarrow, DuckDB or polars; see
-    `pinochle-sim schema` for the columns and `pinochle-sim info DIR` for its provenance.
+    history. Before it starts, the run's size and time are estimated (a run the free disk
+    space cannot hold is refused unless --force) and a first run compiles the engine (about
+    half a minute, announced). Read the result with pandas, pyarrow, DuckDB or polars (README,
+    "Reading a run folder"); `pinochle-sim schema` lists the columns, `pinochle-sim info DIR`
+    checks the folder and prints its provenance, `pinochle-sim export DIR --decoded` writes
+    the cards as text.
 
     \b
     Examples:
@@ -501,7 +659,7 @@ def run_command(
     games = games_text is not None
     n = parse_count(games_text if games else hands_text, "--games" if games else "--hands")
     policies = make_policies(policy_names, params)
-    bar = Progress(n) if (not quiet and sys.stderr.isatty()) else None
+    bar = None if quiet else Progress(n, "games" if games else "hands")
     try:
         summary = run_sim(
             n,
@@ -515,10 +673,14 @@ def run_command(
             part_size=part_size,
             progress=bar.update if bar else None,
             games=games,
+            notify=bar,
+            force=force,
+            plan=bar.plan if bar else None,
         )
     except KeyboardInterrupt:
         raise click.ClickException(
-            "interrupted: the finished parts are kept; rerun with --resume to complete the run"
+            "interrupted: every finished part is kept; rerun the same command with --resume to "
+            "complete the run"
         ) from None
     finally:
         if bar:
@@ -526,14 +688,22 @@ def run_command(
     if quiet:
         return
     s = summary
+    for line in s.repairs:
+        click.echo(f"repaired: {line}")
     click.echo(
         f"{s.hands:,} {'deals' if games else 'hands'} in {s.path}  ({s.bytes / 1e6:.1f} MB, "
         f"{s.bytes / s.hands:.1f} bytes/hand)"
     )
+    unit = "deals" if games else "hands"
+    compiled = (
+        f"; not counting {s.compile_seconds:.1f} s to compile or load the engine"
+        if s.compile_seconds >= 1
+        else ""
+    )
     if s.hands_computed:
         click.echo(
-            f"computed {s.hands_computed:,} hands in {s.seconds:.2f} s "
-            f"({s.hands_per_second:,.0f} hands/s)"
+            f"computed {s.hands_computed:,} {unit} in {s.seconds:.2f} s "
+            f"({s.hands_per_second:,.0f} {unit}/s{compiled})"
         )
     else:
         click.echo("nothing to compute: the run was already complete")
@@ -543,6 +713,7 @@ def run_command(
 @main.command()
 @rules_option
 @click.option("--games", is_flag=True, help="The records of a `run --games` (game columns).")
+@_user_errors
 def schema(ruleset: Ruleset, games: bool) -> None:
     """Print every column of the per-hand records: name, dtype, meaning.
 
@@ -581,41 +752,93 @@ def policies_command(kind: str | None, markdown: bool) -> None:
 
 @main.command()
 @click.argument("path", type=click.Path(exists=True))
-@click.option("--json", "as_json", is_flag=True, help="Print the provenance as JSON.")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Also read every row group of every part (finds damage inside the data); exit "
+    "status 1 unless the run is complete and whole.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the check and provenance as JSON.")
 @_user_errors
-def info(path: str, as_json: bool) -> None:
-    """Print the provenance of a run folder or part file.
+def info(path: str, as_json: bool, verify: bool) -> None:
+    """Check a run folder against its manifest and print its provenance (PATH may also be one
+    part file).
+
+    The parts on disk are compared with the manifest: part count, hand ranges, row counts,
+    readable footers and provenance. What is missing or damaged is named, with the command
+    that mends it.
 
     \b
-    Example:
+    Examples:
       pinochle-sim info results/runs/partnership-seed0-1000000
+      pinochle-sim info results/runs/partnership-seed0-1000000 --verify
     """
-    meta = read_provenance(path)
+    p = Path(path)
+    check = check_run(p, verify) if p.is_dir() else None
+    meta = _info_provenance(p, check)
     if as_json:
-        click.echo(json.dumps(meta, indent=1))
-        return
-    if os.path.isdir(path):
-        man = read_manifest(path)
-        sett = man["settings"]
-        parts = man["parts"]
-        done = sum(p["count"] for p in parts.values())
-        state = "complete" if man.get("complete") else "INCOMPLETE (finish with --resume)"
-        unit = sett.get("unit", "hands")
-        click.echo(f"run: {done:,} of {sett['hands']:,} {unit} in {len(parts)} parts, {state}")
-        if unit == "games" and done:
-            click.echo(_games_line(path))
-    for key in ("package_version", "engine_version", "rules", "seed", "dealer", "created"):
-        click.echo(f"{key}: {meta[key]}")
-    for kind, spec in meta["policies"].items():
-        ps = ", ".join(f"{k}={v}" for k, v in spec["params"].items())
-        click.echo(f"policy {kind}: {spec['name']}" + (f" ({ps})" if ps else ""))
-    click.echo("ruleset (TOML):")
-    click.echo("  " + meta["ruleset_toml"].rstrip().replace("\n", "\n  "))
+        doc = dict(meta)
+        if check is not None:
+            doc["check"] = {
+                "state": check.state,
+                "done": check.done,
+                "total": check.total,
+                "unit": check.unit,
+                "problems": check.problems(),
+                "remedy": check.remedy(),
+                "verified": check.verified,
+            }
+        click.echo(json.dumps(doc, indent=1))
+    else:
+        if check is not None:
+            _echo_check(check)
+        elif verify:
+            read_every_row_group(p)
+            click.echo(f"part file {p.name}: every row group reads")
+        for key in ("package_version", "engine_version", "rules", "seed", "dealer", "created"):
+            if key in meta:
+                click.echo(f"{key}: {meta[key]}")
+        for kind, spec in meta.get("policies", {}).items():
+            ps = ", ".join(f"{k}={v}" for k, v in spec["params"].items())
+            click.echo(f"policy {kind}: {spec['name']}" + (f" ({ps})" if ps else ""))
+        if "ruleset_toml" in meta:
+            click.echo("ruleset (TOML):")
+            click.echo("  " + meta["ruleset_toml"].rstrip().replace("\n", "\n  "))
+    if verify and check is not None and not check.complete:
+        sys.exit(1)
+
+
+def _echo_check(check: RunCheck) -> None:
+    click.echo(check.summary())
+    for line in check.problems():
+        click.echo(f"  {line}")
+    if check.unlisted:
+        n = len(check.unlisted)
+        click.echo(f"  {n} part{'s' * (n > 1)} written but not yet in the manifest")
+    if check.temporaries:
+        click.echo(f"  {check.temporaries} temporary file(s) of an interrupted write")
+    if check.set_aside:
+        click.echo(f"  set aside by an earlier resume: _damaged/ ({', '.join(check.set_aside)})")
+    remedy = check.remedy()
+    if remedy:
+        click.echo(f"  {remedy}")
+    if check.unit == "games" and check.good and not check.damaged:
+        click.echo(_games_line(str(check.path)))
+
+
+def _info_provenance(p: Path, check: RunCheck | None) -> dict[str, Any]:
+    """The provenance to print: of the first sound part, else what the manifest knows."""
+    if check is None:
+        return read_provenance(p)
+    if check.good:
+        return read_provenance(p / part_name(check.good[0]))
+    return manifest_provenance(check.settings) if check.settings else {}
 
 
 def _games_line(path: str) -> str:
-    totals = [n for n in open_dataset(Path(path)).schema.names if n.startswith("total_")]
-    rows = pd.read_parquet(path, columns=["game", "deal", "dealer", "game_winner", *totals])
+    sides = ruleset_of(read_provenance(path)).teams
+    totals = [f"total_{k}" for k in range(sides)]
+    rows = read_columns(path, ["game", "deal", "dealer", "game_winner", *totals]).to_pandas()
     g = game_results(rows)
     wins = ", ".join(f"side {k} {(g['winner'] == k).mean():.1%}" for k in range(len(totals)))
     return f"games: {len(g):,}, {g['deals'].mean():.2f} deals per game; won: {wins}"
@@ -631,6 +854,7 @@ def _games_line(path: str) -> str:
     help="Hands per stage measurement.",
 )
 @click.option("--no-end-to-end", is_flag=True, help="Skip the fresh-process 1e6-hand runs.")
+@_user_errors
 def bench(hands_text: str, no_end_to_end: bool) -> None:
     """Print hands per second per stage on 1 and 2 threads, and end-to-end run times.
 
@@ -750,6 +974,13 @@ class PolicySpecParam(click.ParamType):
     def convert(self, value: Any, param: Any, ctx: Any) -> tuple[str, PolicySet]:
         if isinstance(value, tuple):
             return value
+        if not str(value).strip():
+            self.fail(
+                "is empty: give `default`, KIND=NAME / KIND.PARAM=VALUE items (play=counting) "
+                "or a policy TOML file",
+                param,
+                ctx,
+            )
         try:
             return parse_policy_spec(value)
         except ValueError as e:
@@ -776,7 +1007,7 @@ def _count_option(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder [default: results/compare/<A>-vs-<B>-seed<S>-<N>].")  # fmt: skip
 @click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
-@click.option("--threads", type=click.IntRange(1, 1024), default=None, help="Worker threads.")
+@threads_option
 @_user_errors
 def compare_command(
     a: tuple[str, PolicySet],
@@ -805,18 +1036,19 @@ def compare_command(
     """
     # The analysis layer (and matplotlib) loads only for commands that chart: ~0.4 s off the
     # start of every other command. No import loop is involved (cli is the top layer).
-    from pinochle_sim.analysis.compare import check_output, compare, write_match
+    from pinochle_sim.analysis.compare import check_match_memory, check_output, compare, write_match
 
     n = parse_count(hands_text)
     target = out or _default_out("compare", f"{_slug(a[0])}-vs-{_slug(b[0])}", ruleset, seed, n)
     check_output(target, overwrite, "pairs.parquet")
-    bar = Progress(2 * n) if sys.stderr.isatty() else None
+    plays = 2 if ruleset.partnerships or ruleset.players == 2 else ruleset.players
+    check_match_memory(n, ruleset)
+    bar = Progress(plays * n)
     with using(threads):
-        match = compare(
-            ruleset, a, b, n, seed, progress=(lambda k: bar.update(2 * k)) if bar else None
-        )
-    if bar:
-        bar.close()
+        warm_up(engine_inputs(ruleset, a[1]), "play_chunk", bar)
+        bar.update(0)
+        match = compare(ruleset, a, b, n, seed, progress=lambda k: bar.update(plays * k))
+    bar.close()
     path = write_match(match, target, overwrite)
     for line in _match_lines(match.summary):
         click.echo(line)
@@ -877,7 +1109,7 @@ def _match_lines(summary: Any) -> list[str]:
     help="Output folder [default: results/sweep/<rules>-<param>-seed<S>-<N>].",
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
-@click.option("--threads", type=click.IntRange(1, 1024), default=None, help="Worker threads.")
+@threads_option
 @_user_errors
 def sweep_command(
     param_text: str,
@@ -901,7 +1133,13 @@ def sweep_command(
     """
     # The analysis layer (and matplotlib) loads only for commands that chart: ~0.4 s off the
     # start of every other command. No import loop is involved (cli is the top layer).
-    from pinochle_sim.analysis.compare import check_output, parse_range, sweep, write_sweep
+    from pinochle_sim.analysis.compare import (
+        check_match_memory,
+        check_output,
+        parse_range,
+        sweep,
+        write_sweep,
+    )
 
     try:
         key, values = parse_range(param_text)
@@ -910,12 +1148,15 @@ def sweep_command(
     n = parse_count(hands_text)
     target = out or _default_out("sweep", _slug(key), ruleset, seed, n)
     check_output(target, overwrite, "sweep.csv")
-    bar = Progress(2 * n * len(values)) if sys.stderr.isatty() else None
+    plays = 2 if ruleset.partnerships or ruleset.players == 2 else ruleset.players
+    check_match_memory(n, ruleset, len(values))
+    bar = Progress(plays * n * len(values))
     with using(threads):
+        warm_up(engine_inputs(ruleset, base[1]), "play_chunk", bar)
+        bar.update(0)
         table, diffs = sweep(ruleset, base[1], key, values, against[1], n, seed,
-                             progress=(lambda k: bar.update(2 * k)) if bar else None)  # fmt: skip
-    if bar:
-        bar.close()
+                             progress=lambda k: bar.update(plays * k))  # fmt: skip
+    bar.close()
     kinds = engine_for(ruleset).policy_kinds(ruleset)
     meta = {
         "package": "pinochle-sim",
@@ -943,9 +1184,66 @@ def sweep_command(
     click.echo(f"written: {path}/sweep.csv, diffs.parquet, sweep.png")
 
 
-def run_cli() -> None:  # pragma: no cover - console entry point
+@main.command("export")
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option(
+    "--decoded",
+    is_flag=True,
+    help='Hands as card strings ("AS 10S KH ..."), trump as a letter, seats as names '
+    "(South, West, North, East; seat 0..2 without partners), the stock in draw order.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(EXPORT_FORMATS),
+    default=None,
+    help="Output format [default: from the --out suffix, else csv].",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Output file [default: RUN_DIR-decoded.csv (or .parquet), beside the run].",
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing output file.")
+@_user_errors
+def export_command(
+    run_dir: str, decoded: bool, fmt: str | None, out: str | None, overwrite: bool
+) -> None:
+    """Write a run as one CSV or Parquet file, for tools outside Python.
+
+    Without --decoded the columns are as stored (docs/records.md). With --decoded, packed
+    hands become card strings, trump a letter and seats names, so spreadsheets and SQL need no
+    decoder. Parts are read and written one at a time (memory stays small for any run).
+
+    \b
+    Examples:
+      pinochle-sim export results/runs/partnership-seed0-1000000 --decoded
+      pinochle-sim export runs/j7 --decoded --out j7.parquet
+      duckdb -c "select bidder, avg(bid) from 'j7.parquet' group by 1"
+    """
+    written = export_run(run_dir, out, fmt, decoded, overwrite)
+    click.echo(f"{written.rows:,} rows written to {written.path} ({written.format})")
+
+
+def run_cli() -> None:  # pragma: no cover - console entry point (tested in a subprocess)
+    """The ``pinochle-sim`` command (a reader that goes away ends it quietly: :class:`_Main`)."""
     main(prog_name="pinochle-sim")
 
 
+def _quiet_broken_pipe() -> None:
+    """Point stdout (and a broken stderr) at /dev/null, so the interpreter's last flush is
+    silent too."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(devnull, stream.fileno())
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(devnull, sys.stdout.fileno())
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run_cli()

@@ -4,14 +4,18 @@ generated from, and every document the index lists exists. Rewrite the generated
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from pinochle_sim.cli import main
 from pinochle_sim.policies.registry import REGISTRY, policies_markdown
-from pinochle_sim.rules import PRESETS
+from pinochle_sim.rules import PRESETS, MeldTable, Ruleset
+from pinochle_sim.rules.ruleset import MELD_TABLES
 from pinochle_sim.runs.records import fields_for, records_markdown
 from tests.catalog import ALL_PRESETS
 
@@ -52,6 +56,96 @@ def test_index_links_resolve() -> None:
     for link in links:
         if not link.startswith("http"):
             assert (DOCS / link).exists(), link
+
+
+RULES_DOC = (DOCS / "rules.md").read_text(encoding="utf-8")
+
+
+def doc_section(title: str) -> str:
+    """The text of docs/rules.md from heading ``title`` to the next heading of its level."""
+    start = RULES_DOC.index(title)
+    level = title.split(" ", 1)[0]
+    end = RULES_DOC.find(f"\n{level} ", start + len(title))
+    return RULES_DOC[start : end if end > 0 else None]
+
+
+def tables(text: str) -> list[list[list[str]]]:
+    """Every Markdown table in ``text``: its body rows as lists of stripped cells."""
+    found: list[list[str]] = []
+    block: list[str] = []
+    for line in [*text.splitlines(), ""]:
+        if line.startswith("|"):
+            block.append(line)
+        elif block:
+            found.append(block)
+            block = []
+    return [[[c.strip() for c in r.strip("|").split("|")] for r in t[2:]] for t in found]
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """The body rows of the first Markdown table in ``text``."""
+    return tables(text)[0]
+
+
+def test_rules_doc_lists_every_toml_key_with_meaning_and_range() -> None:
+    section = doc_section("## 9. Custom rulesets in TOML")
+    top = table_rows(doc_section("### Top-level keys"))
+    meld = table_rows(doc_section("### The `[meld]` table"))
+    assert {r[0].strip("`") for r in top} == {"preset"} | {
+        f.name for f in dataclasses.fields(Ruleset)
+    }
+    assert {r[0].strip("`") for r in meld} == {"base"} | {
+        f.name for f in dataclasses.fields(MeldTable)
+    }
+    for row in top + meld:
+        assert len(row) == 4 and all(row), row  # key, meaning, type, allowed values
+    assert "sets no key" in section  # the empty-file rule
+
+
+def doc_meld_tables() -> dict[str, dict[str, int]]:
+    """docs/rules.md section 3 "All four tables": table letter -> meld name -> points."""
+    rows = table_rows(doc_section("### All four tables"))
+    out: dict[str, dict[str, int]] = {t: {} for t in "ABCD"}
+    for name, _cards, _cls, *values in rows:
+        for letter, v in zip("ABCD", values, strict=True):
+            out[letter][name] = 0 if v.startswith("-") else int(v)
+    return out
+
+
+MELD_FIELDS = {
+    "run": ("run", None),
+    "run with extra king": ("run_extra_king", None),
+    "run with extra queen": ("run_extra_queen", None),
+    "run with trump marriage": ("run_trump_marriage", None),
+    "double run": ("double_run", None),
+    "trump marriage": ("trump_marriage", None),
+    "marriage": ("marriage", None),
+    "dix": ("dix", None),
+    "pinochle": ("pinochle", None),
+    "double pinochle": ("double_pinochle", None),
+    **{f"{r} around": ("around", i) for i, r in enumerate(("aces", "kings", "queens", "jacks"))},
+    **{f"eight {r}": ("eight", i) for i, r in enumerate(("aces", "kings", "queens", "jacks"))},
+}
+
+
+def test_rules_doc_meld_tables_are_the_code_tables() -> None:
+    doc = doc_meld_tables()
+    for letter, table in MELD_TABLES.items():
+        assert set(doc[letter]) == set(MELD_FIELDS)
+        for name, (key, i) in MELD_FIELDS.items():
+            value = getattr(table, key) if i is None else getattr(table, key)[i]
+            assert doc[letter][name] == value, (letter, name)
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_rules_command_prints_the_preset_meld_table_of_the_doc(preset: str) -> None:
+    out = CliRunner().invoke(main, ["rules", preset]).output
+    assert ".txt" not in out  # no seed file names a user cannot open
+    letter = dict(tables(doc_section("### All four tables"))[1])  # the preset -> table list
+    assert f"meld table {letter[f'`{preset}`']} (points" in out
+    body = out.split("\nmeld table ", 1)[1].splitlines()[1:]
+    printed = {line[2:26].strip(): int(line.split()[-1]) for line in body if line[:2] == "  "}
+    assert printed == doc_meld_tables()[letter[f"`{preset}`"]]
 
 
 if __name__ == "__main__":

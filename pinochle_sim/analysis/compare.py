@@ -39,9 +39,25 @@ from pinochle_sim.core.version import __version__
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import PolicySet, seat_policy_array
 from pinochle_sim.rules import Ruleset
-from pinochle_sim.runs.simulate import check_range, engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate import check_memory, check_range, engine_inputs, play_hands_array
 
 CHUNK = 1 << 17
+MAX_SWEEP_VALUES = 200
+PAIR_BYTES = 24 * 8
+"""Bytes a deal's row of ``pairs`` takes while a match is built (about 20 int64 columns per
+deal before compaction, three plays in three-hand), for the memory check."""
+
+
+def check_match_memory(hands: int, rules: str | Ruleset | None = None, values: int = 1) -> None:
+    """Refuse at once a match (a sweep of ``values`` matches) whose per-deal rows would not fit
+    in memory: every deal's row is kept until the match is summarised."""
+    r = engine_inputs(rules).rules
+    per_deal = PAIR_BYTES * (r.teams if r.teams > 2 else 2) // 2 + 24 * values
+    check_memory(
+        hands * per_deal,
+        f"{hands:,} deals{f' x {values} values' if values > 1 else ''} with one row each",
+        "play fewer deals (the 95% CI narrows with the square root of the deals)",
+    )
 
 
 def _seating(inputs: EngineInputs, a: PolicySet, b: PolicySet, side: int) -> EngineInputs:
@@ -75,6 +91,7 @@ def duplicate(
     if hands < 1:
         raise ValueError(f"hands must be a positive whole number, got {hands}")
     check_range(seed, start, hands)
+    check_match_memory(hands, base.rules)
     auction = base.engine.has_auction
     sides = base.rules.teams
     plays = [_seating(base, a, b, side) for side in range(sides)]
@@ -281,16 +298,26 @@ def parse_range(text: str) -> tuple[str, list[int]]:
             if len(parts) != 3 or parts[2] <= 0 or parts[1] < parts[0]:
                 raise ValueError
             lo, hi, step = parts
+            n = (hi - lo) // step + 1  # counted before any value is listed
+            if n > MAX_SWEEP_VALUES:
+                raise OverflowError(n)
             out = list(range(lo, hi + 1, step))
         else:
-            out = [int(v) for v in values.split(",")]
+            items = values.split(",")
+            if len(items) > MAX_SWEEP_VALUES:
+                raise OverflowError(len(items))
+            out = [int(v) for v in items]
+    except OverflowError as e:
+        raise ValueError(
+            f"sweep {text!r}: 1 to {MAX_SWEEP_VALUES} values, got {e.args[0]:,}"
+        ) from None
     except ValueError:
         raise ValueError(
             f"bad sweep values in {text!r}: START:STOP:STEP with STOP >= START and STEP > 0, "
             "or a comma-separated list of integers"
         ) from None
-    if not 1 <= len(out) <= 200:
-        raise ValueError(f"sweep {text!r}: 1 to 200 values, got {len(out)}")
+    if not 1 <= len(out) <= MAX_SWEEP_VALUES:
+        raise ValueError(f"sweep {text!r}: 1 to {MAX_SWEEP_VALUES} values, got {len(out)}")
     return key, out
 
 

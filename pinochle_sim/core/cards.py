@@ -1,7 +1,7 @@
 """Cards, card notation and the packed hand encoding.
 
 The boundary between friendly card strings (``"AS 10H KD"``) and the machine words the engine
-uses. RULES.md section 1: 48 cards, four suits x six ranks x two identical copies; trick order
+uses. docs/rules.md section 1: 48 cards, four suits x six ranks x two identical copies; trick order
 A > 10 > K > Q > J > 9.
 
 Names for integers used throughout the package:

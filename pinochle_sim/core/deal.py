@@ -1,4 +1,4 @@
-"""Seeded dealing (RULES.md section 3): hand ``i`` of seed ``s`` is a pure function of ``(s, i)``.
+"""Seeded dealing (docs/rules.md 4.1): hand ``i`` of seed ``s`` is a pure function of ``(s, i)``.
 
 A Fisher-Yates shuffle of the 48 cards draws from the hand's own deal stream; it stops once all
 but the last block are placed (the remainder, the last seat's hand or the widow, is already a

@@ -11,12 +11,19 @@ a folder keyed by a hash of the package's source (``~/.cache/pinochle-sim/numba-
 honouring ``XDG_CACHE_HOME``); setting ``NUMBA_CACHE_DIR`` overrides it. Only the folders that
 hold kernels (:data:`KERNEL_SOURCES`) enter the hash, so editing the run driver, the analysis
 layer or the CLI keeps the compiled code. A new folder with kernels must be added there.
+
+numba quietly skips a cache folder it cannot write, so a read-only one would make every process
+compile again (tens of seconds). :data:`CACHE_DIR` is therefore checked here: when it cannot be
+written, one warning goes to stderr and the cache moves to a folder under the system's
+temporary directory (kept between processes, one per user and source version).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
+import tempfile
 from pathlib import Path
 
 import numba
@@ -45,8 +52,54 @@ def cache_root() -> Path:
     return Path(base) / "pinochle-sim"
 
 
-if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = str(cache_root() / f"numba-{source_hash()}")
+def _writable(folder: Path) -> bool:
+    """Whether numba can keep compiled code in ``folder`` (created if missing)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError:
+        return False
+    return True
+
+
+def _user() -> str:
+    return str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+
+
+def choose_cache_dir() -> tuple[Path, str | None]:
+    """(the folder compiled kernels are kept in, a warning when it is not the one asked for).
+
+    ``NUMBA_CACHE_DIR`` if set, else the package's own folder; when that cannot be written, a
+    folder under the system's temporary directory."""
+    asked = os.environ.get("NUMBA_CACHE_DIR")
+    wanted = Path(asked) if asked else cache_root() / f"numba-{source_hash()}"
+    if _writable(wanted):
+        return wanted, None
+    fallback = Path(tempfile.gettempdir()) / f"pinochle-sim-{_user()}" / f"numba-{source_hash()}"
+    if _writable(fallback):
+        return fallback, (
+            f"the compile cache folder {str(wanted)!r} cannot be written; compiled kernels are "
+            f"kept in {str(fallback)!r} instead (set NUMBA_CACHE_DIR to a writable folder)"
+        )
+    return wanted, (
+        f"neither {str(wanted)!r} nor {str(fallback)!r} can be written: every run compiles "
+        "the kernels again (set NUMBA_CACHE_DIR to a writable folder)"
+    )
+
+
+CACHE_DIR, CACHE_WARNING = choose_cache_dir()
+"""Where numba keeps the compiled kernels of this source version, and why it is not the folder
+asked for (None when it is)."""
+numba.config.CACHE_DIR = str(CACHE_DIR)
+if CACHE_WARNING:  # once per process: this module runs once
+    print(f"pinochle-sim: warning: {CACHE_WARNING}", file=sys.stderr)
+
+COMPILE_RECORD = (CACHE_DIR if os.environ.get("NUMBA_CACHE_DIR") else CACHE_DIR.parent) / (
+    "compile-seconds.json"
+)
+"""A small record of how long the last cold compile of each kernel took (for the estimate
+printed before the next one); beside the cache folders, so it outlives a source change."""
 
 
 def jit(func=None, **extra):

@@ -1,4 +1,4 @@
-"""Trick play mechanics (RULES.md section 7): card points, what beats what, legal plays.
+"""Trick play mechanics (docs/rules.md section 5): card points, what beats what, legal plays.
 
 Masks here are single 24-bit planes of faces (``face = suit*6 + rank``, ranks ascending 9..A).
 Two copies of a face are interchangeable, so one bit per face is enough for legal moves.
@@ -53,7 +53,7 @@ def beaters(winner: int, trump: int) -> int:
     """Faces that beat the currently winning face ``winner`` (which is of the led suit or trump).
 
     A higher card of the winner's suit beats it; if the winner is not a trump any trump does.
-    An identical face does not (RULES.md 1: of two identical cards the first played wins).
+    An identical face does not (docs/rules.md 1: of two identical cards the first played wins).
     """
     higher = higher_in_suit(winner)
     return higher if winner // 6 == trump else higher | SUIT_MASK[trump]
@@ -71,7 +71,7 @@ def legal_mask(
 ) -> int:
     """Legal faces to play from ``held`` (a face mask) with ``led`` the led suit (-1 = leading).
 
-    RULES.md 7: follow the led suit if able; else trump if able; else any card; then, where the
+    docs/rules.md 5: follow the led suit if able; else trump if able; else any card; then, where the
     heading rule applies (``HEAD_ALWAYS``, or ``HEAD_TRUMP_LED`` when trump was led), among those
     play a card that beats ``winner`` whenever one exists - also over a partner.
     """

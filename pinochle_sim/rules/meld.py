@@ -1,4 +1,4 @@
-"""Meld scoring (RULES.md section 6): tables as data, a jitted kernel, and a friendly wrapper.
+"""Meld scoring (docs/rules.md section 3): tables as data, a jitted kernel, and a friendly wrapper.
 
 Classes are independent (a card may serve one meld of each class), so a hand's best meld is the
 sum of the best class-1 value of each suit, the best class-2 value and the best class-3 value:

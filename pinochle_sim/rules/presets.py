@@ -1,4 +1,4 @@
-"""The five named presets of RULES.md section 2 and the registry that looks them up."""
+"""The five named presets of docs/rules.md section 2 and the registry that looks them up."""
 
 from __future__ import annotations
 
@@ -71,8 +71,8 @@ THREE_HAND = PARTNERSHIP.replace(
 )
 """Each for self; bidder takes the widow and discards 3, whose counters score for the bidder.
 
-Choices where RULES.md is silent (pagat cut-throat / Hoyle): trump is named from the 15 dealt
-cards before the widow is seen (RULES.md 4 order: name trump, then the widow); meld is scored
+Choices where the rule texts are silent (pagat cut-throat / Hoyle): trump is named from the 15 dealt
+cards before the widow is seen (docs/rules.md 4.3: name trump, then the widow); meld is scored
 from the 15 cards kept, so a discarded card never melds; discarded counters are added to the
 bidder's trick points, but only points won in play save the bidder from the save rule ("the
 discard counts, but he must still win a trick to score the meld")."""

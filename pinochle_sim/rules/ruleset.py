@@ -1,4 +1,4 @@
-"""The ``Ruleset``: every rule of a Pinochle variant as data (RULES.md section 2).
+"""The ``Ruleset``: every rule of a Pinochle variant as data (docs/rules.md section 2).
 
 The engine never asks which preset it plays; it reads these fields (flattened by
 :mod:`pinochle_sim.rules.arrays`). A user changes a rule by changing a key, in Python with
@@ -27,7 +27,7 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class MeldTable:
-    """Point values of every meld (RULES.md section 6). A value of 0 means "not a meld".
+    """Point values of every meld (docs/rules.md section 3). A value of 0 means "not a meld".
 
     Class 1 (runs, marriages, dix), class 2 (pinochles) and class 3 (arounds): a card may serve
     melds of different classes but at most one meld of each class. The scorer takes the best
@@ -123,7 +123,7 @@ MELD_TABLES = {t.name: t for t in (TABLE_A, TABLE_B, TABLE_C, TABLE_D)}
 
 @dataclass(frozen=True)
 class Ruleset:
-    """One Pinochle variant; every parameter of RULES.md section 2.
+    """One Pinochle variant; every parameter of docs/rules.md section 2.
 
     Point values are stored as played: the ``joedog`` preset stores 25, 1, 15 ... and says
     ``scale = 10`` ("every value of ``partnership`` divided by ten") for reports that compare it.
@@ -155,7 +155,7 @@ class Ruleset:
     discards_count: bool = False
     """Discarded counters score for the bidder at the end of the hand."""
     meld: MeldTable = field(default_factory=lambda: TABLE_A)
-    """The meld table (A, B, C, D of RULES.md section 6, or custom values)."""
+    """The meld table (A, B, C, D of docs/rules.md section 3, or custom values)."""
     meld_timing: str = "after-pass"
     """``after-pass``: everyone melds once after passing; ``after-tricks``: two-hand melding."""
     trick_points: tuple[int, int, int, int, int, int] = (0, 0, 0, 10, 10, 10)

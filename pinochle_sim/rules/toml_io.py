@@ -11,7 +11,9 @@ A file may start from a preset and override some keys::
     base = "B"
     dix = 20
 
-Unknown keys and bad values raise :class:`RulesError` naming the key.
+Unknown keys and bad values raise :class:`RulesError` naming the key. A file that sets no key
+at all is refused (``loads_ruleset("")`` is the default preset; an empty *file* is nearly
+always a mistake).
 """
 
 from __future__ import annotations
@@ -99,6 +101,17 @@ def load_ruleset(path: str | Path) -> Ruleset:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise RulesError(f"cannot read rules file {str(p)!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"rules file {str(p)!r} is not UTF-8 text") from None
+    try:
+        empty = not tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"{p}: not valid TOML: {e}") from None
+    if empty:  # most likely a failed `rules NAME --toml > FILE`; loads_ruleset("") is the default
+        raise RulesError(
+            f'rules file {str(p)!r} sets no keys: write preset = "partnership" to play a preset '
+            "as it is, or start from `pinochle-sim rules NAME --toml > FILE`"
+        )
     return loads_ruleset(text, source=str(p))
 
 

@@ -23,7 +23,7 @@ from pinochle_sim.core.deal import _deal
 from pinochle_sim.core.jit import pjit
 from pinochle_sim.rules.meld import _meld
 from pinochle_sim.runs.parallel import threads
-from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate import check_memory, engine_inputs, play_hands_array
 
 
 @pjit
@@ -78,6 +78,8 @@ def stage_rates(
     """[(stage, threads, hands/s)] for deal, deal + 16 melds, full hands (of ``rules``, then
     three-hand and two-hand)."""
     inputs = engine_inputs(rules)
+    widths = [engine_inputs(r).layout.ncol for r in (rules, "three-hand", "two-hand")]
+    check_memory(8 * n * sum(widths), f"benchmark buffers for {n:,} hands", "pass fewer --hands")
     chunk = 4096
     sink = np.zeros((n + chunk - 1) // chunk, dtype=np.int64)
     stages: dict[str, Callable[[int], None]] = {

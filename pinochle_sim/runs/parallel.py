@@ -10,6 +10,10 @@ from typing import Any
 
 import numba
 
+MAX_THREADS: int = numba.config.NUMBA_NUM_THREADS
+"""The most threads a run may use: numba's pool size (the number of cores, unless the
+``NUMBA_NUM_THREADS`` environment variable says otherwise)."""
+
 
 @contextlib.contextmanager
 def threads(n: int | None) -> Iterator[None]:
@@ -17,8 +21,8 @@ def threads(n: int | None) -> Iterator[None]:
     if n is None:
         yield
         return
-    if not 1 <= n <= numba.config.NUMBA_NUM_THREADS:
-        raise ValueError(f"threads must be between 1 and {numba.config.NUMBA_NUM_THREADS}")
+    if not 1 <= n <= MAX_THREADS:
+        raise ValueError(f"threads must be between 1 and {MAX_THREADS} (numba's thread pool)")
     old = numba.get_num_threads()
     numba.set_num_threads(n)
     try:

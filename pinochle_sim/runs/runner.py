@@ -9,7 +9,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
+import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -17,16 +20,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
-from pinochle_sim.engines import engine_for
+from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.rules import Ruleset
-from pinochle_sim.runs.dataset import META_KEY, RunFolder, RunSettings, open_dataset, provenance
+from pinochle_sim.runs.dataset import (
+    META_KEY,
+    RunFolder,
+    RunFolderError,
+    RunSettings,
+    provenance,
+    read_columns,
+)
 from pinochle_sim.runs.games import play_games_array
 from pinochle_sim.runs.parallel import threads
-from pinochle_sim.runs.records import to_table
+from pinochle_sim.runs.records import fields_for, to_table
 from pinochle_sim.runs.simulate import check_range, engine_inputs, play_hands_array
+from pinochle_sim.runs.warmup import Notify, warm_up
 
 DEFAULT_PART_SIZE = 1 << 17
 GAMES_PART_SIZE = 1 << 14
@@ -56,6 +68,12 @@ class RunSummary:
     """Games runs: the number of games (``hands`` then counts their deals)."""
     game_wins: tuple[float, ...] | None = None
     """Games runs: each side's share of the games won."""
+    compile_seconds: float = 0.0
+    """Time spent compiling or loading the kernels before the clock started (not in
+    ``seconds``)."""
+    repairs: tuple[str, ...] = ()
+    """What ``resume`` mended: damaged parts set aside and simulated again, a rebuilt
+    manifest."""
 
     @property
     def hands_per_second(self) -> float:
@@ -87,6 +105,92 @@ def default_out_dir(rules: Ruleset, seed: int, hands: int, games: bool = False) 
     return f"results/runs/{rules.name}-seed{seed}-{hands}" + ("games" if games else "")
 
 
+BYTES_PER_HAND = {"auction": 56, "two-hand": 54}
+"""Measured bytes per stored hand (per deal in a games run; 262,144-hand runs, default
+policies: partnership 53.3, three-hand 48.1, two-hand 50.8; games 53-57), rounded up. An
+engine not listed is estimated at its uncompressed row width."""
+THREAD_SECONDS_PER_MILLION = {"auction": 12.0, "two-hand": 32.0}
+"""Conservative end-to-end seconds per million hands on one thread, Parquet writing included:
+twice what the 2-core machine measures when it is otherwise idle (3.3 s and 7.9 s per million
+on 2 threads), since a shared machine is often slower."""
+POINTS_PER_DEAL = {"auction": 160, "two-hand": 220}
+"""A conservative (low) number of points a side gains per deal, for the deals a game lasts:
+partnership games took 6.9 deals to 1500, three-hand 8.6, two-hand 3.6 to 1000."""
+
+
+@dataclass(frozen=True)
+class RunEstimate:
+    """What a run is expected to cost before it starts."""
+
+    units: int
+    """Hands (games in a games run) still to compute."""
+    rows: int
+    """Rows to store (deals in a games run, estimated)."""
+    bytes: int
+    seconds: float
+    free_bytes: int | None
+    """Free space where the run folder goes (None if it cannot be told)."""
+    threads: int
+
+    @property
+    def fits(self) -> bool:
+        return self.free_bytes is None or self.bytes <= self.free_bytes
+
+    def text(self) -> str:
+        free = "" if self.free_bytes is None else f"; {_size(self.free_bytes)} free there"
+        return (
+            f"estimated {_size(self.bytes)} on disk and about {_duration(self.seconds)} on "
+            f"{self.threads} thread{'s' * (self.threads > 1)}{free}"
+        )
+
+
+def _size(n: float) -> str:
+    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1000
+    return ""  # pragma: no cover
+
+
+def _duration(s: float) -> str:
+    if s < 90:
+        return f"{max(s, 1):.0f} s"
+    if s < 90 * 60:
+        return f"{s / 60:.0f} min"
+    if s < 48 * 3600:
+        return f"{s / 3600:.1f} h"
+    return f"{s / 86400:.1f} days"
+
+
+def estimate(
+    inputs: EngineInputs, units: int, games: bool, out: str | Path, threads_: int | None = None
+) -> RunEstimate:
+    """Disk space and time ``units`` more hands (games) of these inputs should take."""
+    r = inputs.rules
+    name = inputs.engine.name
+    deals = 1.0
+    if games:
+        per_deal = POINTS_PER_DEAL.get(name, 100) / r.scale
+        deals = max(1.0, math.ceil(r.game_target / per_deal))
+    rows = int(units * deals)
+    width = BYTES_PER_HAND.get(name)
+    if width is None:
+        width = sum(max(1, t.bit_width // 8) for _, t, _ in fields_for(r, games))
+    n_threads = threads_ or numba.get_num_threads()
+    per_row = THREAD_SECONDS_PER_MILLION.get(name, 20.0) / 1e6 / n_threads
+    return RunEstimate(units, rows, rows * width, rows * per_row, _free_bytes(out), n_threads)
+
+
+def _free_bytes(out: str | Path) -> int | None:
+    for parent in (Path(out).absolute(), *Path(out).absolute().parents):
+        if parent.exists():
+            try:
+                return shutil.disk_usage(parent).free
+            except OSError:
+                return None
+    return None  # pragma: no cover - the root exists
+
+
 def run(
     hands: int,
     seed: int = 0,
@@ -100,13 +204,22 @@ def run(
     dealer: int | None = None,
     progress: Callable[[int], None] | None = None,
     games: bool = False,
+    notify: Notify | None = None,
+    force: bool = False,
+    plan: Callable[[RunEstimate], None] | None = None,
 ) -> RunSummary:
     """Simulate ``hands`` hands of ``seed`` into a Parquet run folder (see :mod:`dataset`).
 
     Part ``k+1`` is computed while part ``k`` is written on a thread; memory holds two parts at
-    most whatever ``hands`` is. ``progress(n)`` is called with the hands finished each time.
-    With ``games``, ``hands`` counts whole games played to the target (:mod:`.games`), one row
-    per deal; ``dealer`` must then be None (the deal rotates within each game).
+    most whatever ``hands`` is. ``progress(n)`` is called with the hands finished each time
+    (first with the hands already done, once the kernels are compiled). With ``games``,
+    ``hands`` counts whole games played to the target (:mod:`.games`), one row per deal;
+    ``dealer`` must then be None (the deal rotates within each game).
+
+    Before anything is written: the folder is checked (``resume``/``overwrite``), the run's
+    size and time are estimated (``plan`` receives the :class:`RunEstimate`) and a run the free
+    disk space cannot hold is refused unless ``force``; then the kernels are compiled or loaded
+    (:func:`~pinochle_sim.runs.warmup.warm_up`, announced to ``notify``), outside the clock.
     """
     if hands < 1:
         raise ValueError(f"hands must be a positive whole number, got {hands}")
@@ -130,7 +243,26 @@ def run(
         engine_version=inputs.engine.version,
     )
     path = out or default_out_dir(inputs.rules, seed, hands, games)
-    folder = RunFolder(path, settings, resume=resume, overwrite=overwrite)
+    folder = RunFolder(path, settings, resume=resume, overwrite=overwrite)  # reads only
+    with threads(threads_):
+        plan_ = estimate(inputs, hands - folder.listed_done(), games, path, threads_)
+        if overwrite and folder.exists and plan_.free_bytes is not None:  # freed on open
+            plan_ = dataclasses.replace(plan_, free_bytes=plan_.free_bytes + folder.size_bytes())
+        if plan:
+            plan(plan_)
+        if not (plan_.fits or force):
+            raise RunFolderError(
+                f"not enough disk space: the run needs about {_size(plan_.bytes)} and "
+                f"{_duration(plan_.seconds)}, but {_size(plan_.free_bytes or 0)} are free where "
+                f"{str(path)!r} goes (pass --force to start it anyway)"
+            )
+        entry = "play_games" if games else "play_chunk"
+        # Compile before the folder is touched (Ctrl-C here leaves nothing behind), unless the
+        # manifest says nothing is left to do: then only if the checks on open find damage.
+        compile_s = warm_up(inputs, entry, notify) if plan_.units else 0.0
+        folder.open()
+        if folder.todo() and not plan_.units:
+            compile_s = warm_up(inputs, entry, notify)
     if progress:
         progress(folder.hands_done())
     t0 = time.perf_counter()
@@ -146,7 +278,10 @@ def run(
             if games:
                 buf = play_games_array(inputs, seed, start, count)
             else:
-                buf = buffers[i % 2][:, :count]
+                # A short last part gets its own C-contiguous buffer: a sliced view has another
+                # numba type and would compile the kernel a second time.
+                full = buffers[i % 2]
+                buf = full if count == full.shape[1] else np.empty((ncol, count), dtype=np.int64)
                 play_hands_array(inputs, seed, start, count, dealer=dealer, out=buf)
             meta = provenance(settings, start, count, folder.created)
             table = to_table(buf, inputs.rules, {META_KEY: json.dumps(meta).encode()}, games)
@@ -162,19 +297,23 @@ def run(
             if progress:
                 progress(pending_count)
     seconds = time.perf_counter() - t0
-    return _summarise(path, folder, computed, seconds)
+    return _summarise(path, folder, computed, seconds, compile_s)
 
 
-def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSummary:
+def _summarise(
+    path: str, folder: Any, computed: int, seconds: float, compile_s: float
+) -> RunSummary:
     r = folder.settings.rules
     common = {
         "path": str(path),
         "hands_computed": computed,
         "seconds": seconds,
         "bytes": folder.size_bytes(),
+        "compile_seconds": compile_s,
+        "repairs": tuple(folder.repairs),
     }
     if folder.settings.games:
-        t = open_dataset(Path(path)).to_table(columns=["game_winner"])
+        t = read_columns(Path(path), ["game_winner"])
         w = t.column("game_winner").to_numpy().astype(np.int64)
         n_games = int((w >= 0).sum())
         return RunSummary(
@@ -186,7 +325,7 @@ def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSumm
         )
     if not engine_for(r).has_auction:
         cols = ["meld_0", "meld_1", "score_0", "score_1", "winner"]
-        t = open_dataset(Path(path)).to_table(columns=cols)
+        t = read_columns(Path(path), cols)
         d = {c: t.column(c).to_numpy().astype(np.int64) for c in cols}
         w = d["winner"]
         return RunSummary(
@@ -200,7 +339,7 @@ def _summarise(path: str, folder: Any, computed: int, seconds: float) -> RunSumm
     seats = range(r.players)
     cols = ["bidder", "bid", "stuck", "made", "conceded"]
     cols += [f"team_meld_{k}" for k in sides] + [f"meld_{p}" for p in seats]
-    t = open_dataset(Path(path)).to_table(columns=cols)
+    t = read_columns(Path(path), cols)
     d = {c: t.column(c).to_numpy() for c in cols}
     bidder = d["bidder"].astype(np.int64)
     bside = bidder % 2 if r.partnerships else bidder

@@ -8,6 +8,8 @@ True
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from pinochle_sim.engines import EngineInputs, engine_for
@@ -17,6 +19,35 @@ from pinochle_sim.runs.parallel import in_chunks, threads
 
 DEFAULT_CHUNK = 4096
 MAX_SEED = (1 << 63) - 1
+MEMORY_SHARE = 0.8
+"""The share of the memory available now that one call may ask for before it is refused."""
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation now (Linux ``MemAvailable``; else the
+    physical memory; None if neither can be read)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def check_memory(nbytes: int, what: str, hint: str = "") -> None:
+    """Refuse, before allocating, a job that needs more than :data:`MEMORY_SHARE` of the memory
+    available (``what`` says what would be held; ``hint`` what to do instead)."""
+    free = available_memory()
+    if free is not None and nbytes > MEMORY_SHARE * free:
+        raise ValueError(
+            f"{what} would need about {nbytes / 1e9:,.1f} GB of memory, more than the "
+            f"{free / 1e9:,.1f} GB available" + (f": {hint}" if hint else "")
+        )
 
 
 def engine_inputs(
@@ -56,6 +87,11 @@ def play_hands_array(
         raise ValueError("chunk must be positive")
     check_dealer(inputs, dealer)
     if out is None:
+        check_memory(
+            8 * inputs.layout.ncol * count,
+            f"{count:,} hands in memory",
+            "play fewer at a time, or use run() to store them in parts",
+        )
         out = np.empty((inputs.layout.ncol, count), dtype=np.int64)
     kernel = inputs.engine.play_chunk
     d = -1 if dealer is None else dealer

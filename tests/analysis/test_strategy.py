@@ -268,7 +268,7 @@ def _cap(caps: int, seat: int, suit: int) -> int:
 
 
 def test_what_a_play_shows_about_the_hand():
-    """RULES.md 7: follow, else trump, else anything; head the trick where the rules say so."""
+    """docs/rules.md 5: follow, else trump, else anything; head the trick where the rules say so."""
     from pinochle_sim.core.tricks import HEAD_ALWAYS, HEAD_NEVER, HEAD_TRUMP_LED
     from pinochle_sim.policies.dispatch import CAPS_NONE
     from pinochle_sim.policies.dispatch import learn as _learn

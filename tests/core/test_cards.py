@@ -1,4 +1,4 @@
-"""Card notation and the packed hand encoding (RULES.md section 1, pinochle_sim/cards.py).
+"""Card notation and the packed hand encoding (docs/rules.md section 1, pinochle_sim/core/cards.py).
 
 Expected values are computed here from the documented layout (face = suit*6 + rank, ranks
 ascending 9 J Q K 10 A, ONE plane bits 0..23, TWO plane << 24), never from the package's tables.
@@ -37,7 +37,7 @@ def pack(faces: list[int]) -> int:
 
 
 def display_sorted(faces: list[int]) -> list[str]:
-    """RULES.md 1: hands print sorted by suit (S H D C), then rank high to low (A 10 K Q J 9)."""
+    """docs/rules.md 1: hands print sorted by suit (S H D C), then rank high to low: A 10 K Q J 9"""
     return [name_of(f) for f in sorted(faces, key=lambda f: (f // 6, -(f % 6)))]
 
 

@@ -1,8 +1,8 @@
-"""Trick-play kernels (pinochle_sim.core.tricks) against the reference oracle (RULES.md 1 and 7).
+"""Trick-play kernels (pinochle_sim.core.tricks) against the oracle (docs/rules.md 1 and 5).
 
 ``legal_mask`` and ``beaters`` work on 24-bit face masks (``face = suit * 6 + rank``, ranks
 ascending 9, J, Q, K, 10, A). The helpers below convert card strings to faces independently of
-``pinochle_sim.core.cards`` so that these tests rely on nothing but RULES.md and the oracle.
+``pinochle_sim.core.cards`` so that these tests rely on nothing but docs/rules.md and the oracle.
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def _random_position(rng: random.Random) -> tuple[list[str], list[str], str]:
     """A hand, a partial trick and trump, cards drawn without replacement from one deck.
 
     The hand is sometimes made void in the led suit and/or in trump so that the trump and
-    "any card" branches of RULES.md 7 are exercised as often as following.
+    "any card" branches of docs/rules.md 5 are exercised as often as following.
     """
     deck = DECK[:]
     rng.shuffle(deck)
@@ -173,7 +173,7 @@ def test_legal_mask_matches_oracle_on_random_positions() -> None:
             branches["heading on trump lead"] += 1
         if led != trump and by_head["always"] != by_head["trump-led"]:
             branches["joedog differs"] += 1
-    # The generator reaches every rule of RULES.md 7 many times.
+    # The generator reaches every rule of docs/rules.md 5 many times.
     for key in ("lead", "follow", "trump", "any"):
         assert branches[key] > 2000, branches
     for key in ("heading narrows", "heading on trump lead", "joedog differs"):
@@ -219,7 +219,7 @@ def test_beaters_exhaustive_against_oracle() -> None:
             for led in leds:
                 want = {name(f) for f in range(24) if ref_beats(name(f), name(w), trump, led)}
                 assert names_of(beaters(w, t)) == want, (name(w), trump, led)
-            # an identical card never beats: the first played wins (RULES.md 1)
+            # an identical card never beats: the first played wins (docs/rules.md 1)
             assert not (beaters(w, t) >> w) & 1
 
 

@@ -1,6 +1,6 @@
 """Slow, independent pure-Python reference ("oracle") for the Pinochle rules.
 
-Everything here follows /work/shared/RULES.md (section numbers are cited beside the code)
+Everything here follows docs/rules.md (section numbers are cited beside the code)
 and is written from that text alone: it deliberately shares no code with ``pinochle_sim``
 so the tests can use it to catch engine bugs. Standard library only, clarity over speed.
 
@@ -17,7 +17,7 @@ from collections import Counter
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("9", "J", "Q", "K", "10", "A")
-# Trick-taking strength, RULES.md 1: A > 10 > K > Q > J > 9 (the 10 beats the K).
+# Trick-taking strength, docs/rules.md 1: A > 10 > K > Q > J > 9 (the 10 beats the K).
 TRICK_STRENGTH = {"9": 0, "J": 1, "Q": 2, "K": 3, "10": 4, "A": 5}
 
 
@@ -123,8 +123,8 @@ MELD_TABLES: dict[str, dict[str, int]] = {
         "eight queens": 60,
         "eight jacks": 40,
     },
-    # Table D: `two-hand`, seed 002. RULES.md 6: "there are no double runs and no
-    # eight-of-a-kind melds". Choice (documented): those cards are NOT worthless; they simply
+    # Table D: `two-hand`, seed 002. docs/rules.md 3: table D has no double runs and no
+    # eight-of-a-kind melds. Choice (documented): those cards are NOT worthless; they simply
     # form the ordinary melds, so two complete trump runs are two runs (2 x 150 = 300) and all
     # eight aces are two separate "aces around" (2 x 100 = 200). Double pinochle does exist.
     "D": {
@@ -148,7 +148,7 @@ Candidate = tuple[int, str, int, Counter]
 def _candidates(trump: str, table: str) -> list[Candidate]:
     """Every meld the table knows for this trump, as a multiset of cards.
 
-    Class 1 = runs / marriages / dix, class 2 = pinochles, class 3 = arounds (RULES.md 6).
+    Class 1 = runs / marriages / dix, class 2 = pinochles, class 3 = arounds (docs/rules.md 3).
     "Double" melds (double run, double pinochle, eight of a kind) are separate candidates that
     consume both copies, so they replace rather than add to the single versions.
     """
@@ -201,7 +201,7 @@ def _best_in_class(cands: list[Candidate], i: int, have: Counter) -> tuple[int, 
 
 
 def ref_meld_list(cards: list[str], trump: str, table: str) -> list[tuple[str, int]]:
-    """One optimal set of melds as (name, points), by exhaustive search (RULES.md 6).
+    """One optimal set of melds as (name, points), by exhaustive search (docs/rules.md 3).
 
     Within one class each physical card copy serves at most one meld; a card may serve melds
     of different classes. The classes therefore never compete, and the best total is the sum
@@ -221,7 +221,7 @@ def ref_meld_list(cards: list[str], trump: str, table: str) -> list[tuple[str, i
 
 
 def ref_meld(cards: list[str], trump: str, table: str) -> int:
-    """The best total meld of `cards` for `trump` under meld table "A".."D" (RULES.md 6)."""
+    """The best total meld of `cards` for `trump` under meld table "A".."D" (docs/rules.md 3)."""
     return sum(pts for _, pts in ref_meld_list(cards, trump, table))
 
 
@@ -255,7 +255,7 @@ def ref_beats(a: str, b: str, trump: str, led: str) -> bool:
 
 
 def ref_trick_winner(trick: list[str], trump: str) -> int:
-    """Index, in play order, of the card that wins `trick` (RULES.md 7)."""
+    """Index, in play order, of the card that wins `trick` (docs/rules.md 5)."""
     if not trick:
         raise ValueError("empty trick has no winner")
     led = parse_card(trick[0])[1]
@@ -270,7 +270,7 @@ HEAD_MODES = ("always", "trump-led", "never")
 
 
 def ref_legal(hand: list[str], trick: list[str], trump: str, head: str) -> set[str]:
-    """Distinct card faces in `hand` that may legally be played to `trick` (RULES.md 7).
+    """Distinct card faces in `hand` that may legally be played to `trick` (docs/rules.md 5).
 
     1. follow the led suit if able; 2. else play a trump if able; 3. else any card;
     4. among those, if heading applies, play one that beats the currently winning card
@@ -311,7 +311,7 @@ def ref_legal(hand: list[str], trick: list[str], trump: str, head: str) -> set[s
 
 
 def ref_card_points(card: str, values: dict[str, int]) -> int:
-    """Trick points of one card; `values` maps rank ("A", "10", ...) to points (RULES.md 2).
+    """Trick points of one card; `values` maps rank ("A", "10", ...) to points (docs/rules.md 2).
 
     A rank missing from `values` is worth 0; a "T" key is read as "10".
     """
@@ -341,7 +341,7 @@ def ref_auction(
     """Validate a complete auction and return (winner seat, winning bid, dealer stuck).
 
     `calls` are in order, starting with the seat left of the dealer, skipping players who
-    have passed; None is a pass. Rules (RULES.md 4): the opening bid equals `min_bid`
+    have passed; None is a pass. Rules (docs/rules.md 4.2): the opening bid equals `min_bid`
     exactly; every later bid is the current bid plus one of `steps`; a passed player is out;
     the auction ends as soon as all but one have passed and that one has bid (the winner makes
     no further call). If everybody before the dealer passes without a bid, the dealer either
@@ -412,7 +412,7 @@ def ref_score(
     save_rule: bool,
     conceded: bool,
 ) -> tuple[int, int]:
-    """Hand scores (team 0, team 1) for the auction presets (RULES.md 8).
+    """Hand scores (team 0, team 1) for the auction presets (docs/rules.md 6).
 
     Save rule: a side with zero trick points scores nothing, its meld included; so a bidding
     side with zero trick points is set. Bidding side: meld + tricks >= bid scores that,

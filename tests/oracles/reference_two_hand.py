@@ -1,6 +1,6 @@
 """Slow, independent pure-Python oracle for the `two-hand` Pinochle preset.
 
-Written from /work/shared/RULES.md (sections 1, 2 `two-hand` column, 6 table D and 9, section 9
+Written from docs/rules.md (sections 1, 2 `two-hand` column, 3 table D and 7, section 7
 being the authority) and its seed text 002_5dad48ae6d59dfea.txt. It shares no code with
 ``pinochle_sim``: plain Python only, clarity over speed.
 

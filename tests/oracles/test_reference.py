@@ -1,6 +1,6 @@
 """Tests of the pure-Python reference oracle (tests/reference.py) against hand-derived data.
 
-The golden files in tests/data were derived by hand from /work/shared/RULES.md; these tests
+The golden files in tests/data were derived by hand from docs/rules.md; these tests
 check that the oracle agrees with them, so that the oracle can then be trusted to check the
 fast engine.
 """
@@ -185,7 +185,7 @@ def test_card_and_trick_points() -> None:
     assert ref_card_points("AS", {"A": 11, "T": 10}) == 11
     assert ref_trick_points(["AS", "10H", "KD", "QC", "JS", "9H"], two_hand, True, 10) == 40
     assert ref_trick_points(["AS", "10H", "KD", "QC"], partnership, False, 10) == 30
-    # The whole deck plus the last trick is 250 under both point tables (RULES.md 2).
+    # The whole deck plus the last trick is 250 under both point tables (docs/rules.md 2).
     assert ref_trick_points(DECK, partnership, True, 10) == 250
     assert ref_trick_points(DECK, two_hand, True, 10) == 250
     assert ref_trick_points(DECK, {"A": 1, "10": 1, "K": 1}, True, 1) == 25

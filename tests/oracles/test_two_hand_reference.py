@@ -1,6 +1,6 @@
 """Tests of the two-hand oracle (tests/reference_two_hand.py) against hand-derived data.
 
-Expectations come from /work/shared/RULES.md section 9 and the seed text
+Expectations come from docs/rules.md section 7 and the seed text
 002_5dad48ae6d59dfea.txt, worked out by hand. The complete deal below is scripted card by card
 (plays, winners, melds, dix); a small builder only fills in the bookkeeping (copy numbers,
 "from" tags, draws, points and totals), and the totals of the base deal are pinned to numbers

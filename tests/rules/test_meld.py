@@ -1,7 +1,7 @@
-"""Meld scoring (RULES.md section 6) against golden data and the independent oracle.
+"""Meld scoring (docs/rules.md section 3) against golden data and the independent oracle.
 
 The jitted kernel ``pinochle_sim.rules.meld._meld`` is compared with ``reference.ref_meld`` (an
-exhaustive search written from RULES.md alone) on random and deliberately skewed hands, for
+exhaustive search written from docs/rules.md alone) on random and deliberately skewed hands, for
 every trump and every meld table. The hands are packed here from the documented layout, so the
 comparison does not lean on ``encode_hand`` either.
 """
@@ -34,7 +34,7 @@ DECK48 = [f for f in range(24) for _ in range(2)]
 R9, RJ, RQ, RK, R10, RA = range(6)
 FACE_QS, FACE_JD = 0 * 6 + RQ, 2 * 6 + RJ
 
-# RULES.md section 2: meld table of each preset.
+# docs/rules.md section 2: meld table of each preset.
 PRESET_OF_TABLE = {"A": "partnership", "B": "partnership-classic", "C": "joedog", "D": "two-hand"}
 TABLES = tuple(PRESET_OF_TABLE)
 
@@ -97,7 +97,7 @@ def test_issue_example() -> None:
 @pytest.mark.parametrize(
     ("hand", "trump", "total"),
     [
-        # RULES.md 6 "worked checks", table A, trump hearts unless said otherwise
+        # docs/rules.md 3 "worked checks", table A, trump hearts unless said otherwise
         ("AH 10H KH QH JH", "H", 150),
         ("AH 10H KH QH JH KH", "H", 190),
         ("AH 10H KH QH JH QH", "H", 190),
@@ -388,7 +388,7 @@ def test_sample_shape() -> None:
 @pytest.mark.parametrize(
     ("changes", "hand", "trump", "best"),
     [
-        # RULES.md 6: "the maximum over all legal combinations". Two single pinochles (each card
+        # docs/rules.md 3: the best legal combination counts. Two single pinochles (each card
         # copy used once in class 2) are a legal combination, so when a custom table makes the
         # double meld worth less than two singles, the singles must count.
         ({"double_pinochle": 50}, "QS QS JD JD", "H", 80),
@@ -411,7 +411,7 @@ def test_custom_table_values_used() -> None:
 
 
 def test_preset_tables_match_rules_md() -> None:
-    """RULES.md 6 values of tables A-D, written out from the text."""
+    """docs/rules.md 3 values of tables A-D, written out from the text."""
     a = TABLE_A
     assert (a.run, a.run_extra_king, a.run_extra_queen, a.run_trump_marriage) == (
         150,

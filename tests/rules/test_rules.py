@@ -1,4 +1,4 @@
-"""Rulesets as data: presets vs RULES.md section 2, TOML load/dump, validation messages."""
+"""Rulesets as data: presets vs docs/rules.md section 2, TOML load/dump, validation messages."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from pinochle_sim.rules import (
 
 PRESET_NAMES = ("partnership", "partnership-classic", "joedog", "two-hand", "three-hand")
 
-# RULES.md section 2, transcribed cell by cell (each value cites the table's wording).
+# docs/rules.md section 2, transcribed cell by cell (each value cites the table's wording).
 # trick_points are by rank 9, J, Q, K, 10, A.
 RULES_MD_TABLE: dict[str, dict] = {
     "partnership": {
@@ -168,7 +168,7 @@ def test_preset_matches_rules_md(name: str) -> None:
             got = r.total_trick_points
         else:
             got = getattr(r, key)
-        assert got == want, f"{name}.{key}: RULES.md says {want!r}, preset has {got!r}"
+        assert got == want, f"{name}.{key}: docs/rules.md says {want!r}, preset has {got!r}"
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
@@ -186,7 +186,7 @@ def test_deck_is_dealt_in_auction_presets() -> None:
 
 
 def test_joedog_is_partnership_over_ten() -> None:
-    """RULES.md 2: "scale /10 means every point value of partnership divided by ten"."""
+    """docs/rules.md 2: joedog is every point value of partnership divided by ten."""
     p, j = get_preset("partnership"), get_preset("joedog")
     assert j.min_bid * 10 == p.min_bid
     assert tuple(s * 10 for s in j.bid_steps) == p.bid_steps

@@ -1,5 +1,5 @@
 """Whole games (``run --games``): deals to the target, running totals, the end-of-game rule
-(RULES.md 8: first to the target at the end of a hand wins; both in the same hand: the bidding
+(docs/rules.md 8: first to the target at the end of a hand wins; both in the same hand: the bidding
 side), dealer rotation, determinism."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def _games(rules: str, seed: int, start: int, count: int, chunk: int = 256) -> p
 
 
 def ref_winner(totals: list[int], target: int, bidding_side: int | None) -> int:
-    """RULES.md 8 end of game, written independently: who has won after this deal (-1 nobody).
+    """docs/rules.md 8 end of game, written independently: who has won after this deal (-1 nobody).
     Several sides at the target: the bidding side if it is one of them, else the highest total;
     an exact tie at the top is played on (two-hand, which has no bidder)."""
     reached = [k for k, t in enumerate(totals) if t >= target]

@@ -12,6 +12,7 @@ from pinochle_sim.rules import Ruleset, get_preset
 from pinochle_sim.runs.dataset import (
     MANIFEST,
     open_dataset,
+    read_columns,
     read_manifest,
     read_provenance,
     ruleset_of,
@@ -30,11 +31,7 @@ def columns(data: Data, names: list[str]) -> pd.DataFrame:
     path = Path(data)
     if not path.exists():
         raise ValueError(f"no such run folder or file: {str(path)!r}")
-    dataset = open_dataset(path)
-    missing = [c for c in names if c not in dataset.schema.names]
-    if missing:
-        raise ValueError(f"{str(path)!r} has no column(s) {', '.join(missing)}")
-    return dataset.to_table(columns=names).to_pandas()
+    return read_columns(path, names).to_pandas()  # a damaged part is named, with the remedy
 
 
 def column_names(data: Data) -> list[str]:

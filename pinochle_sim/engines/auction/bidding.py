@@ -1,4 +1,4 @@
-"""The auction (RULES.md section 4) as a small state machine over per-seat bid limits.
+"""The auction (docs/rules.md section 4.2) as a small state machine over per-seat bid limits.
 
 The first bidder (left of the dealer) must open at the minimum or pass; later calls raise the
 current bid by one of the ruleset's steps or pass; a pass is final. The auction ends when all

@@ -251,7 +251,7 @@ def _score_hand(
     row: int,
     lay: np.ndarray,
 ) -> bool:
-    """Score every side (RULES.md 8) from ``sides`` (trick points, counters, tricks won, meld);
+    """Score every side (docs/rules.md 6) from ``sides`` (trick points, counters, tricks won, meld);
     returns whether the bidding side made its bid. ``discard_points`` (three-hand) score for the
     bidder and are recorded in its trick points, but do not save it from the save rule."""
     partners = ra[RA_PARTNERS] != 0

@@ -1,4 +1,4 @@
-"""Pass mechanics (RULES.md section 5): the bidder's partner gives N cards, then the bidder gives
+"""Pass mechanics (docs/rules.md 4.4): the bidder's partner gives N cards, then the bidder gives
 N back (possibly cards just received). The other side exchanges nothing."""
 
 from __future__ import annotations

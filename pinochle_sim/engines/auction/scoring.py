@@ -1,4 +1,4 @@
-"""Scoring a hand of an auction game (RULES.md section 8)."""
+"""Scoring a hand of an auction game (docs/rules.md section 6)."""
 
 from __future__ import annotations
 

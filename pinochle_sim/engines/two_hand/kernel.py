@@ -1,4 +1,4 @@
-"""The two-hand engine (RULES.md section 9): one deal end to end, and the batch kernel.
+"""The two-hand engine (docs/rules.md section 7): one deal end to end, and the batch kernel.
 
 ``_play_deal`` deals 12 cards each, turns up the next card for trump (the dealer scores
 ``turnup_dix`` at once for a 9), then plays the stock phase: any card may be played; the trick

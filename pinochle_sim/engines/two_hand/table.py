@@ -1,4 +1,4 @@
-"""Two-hand melding from the table (RULES.md section 9), per physical card.
+"""Two-hand melding from the table (docs/rules.md section 7), per physical card.
 
 In two-hand a player lays down one meld at a time, after winning a stock-phase trick, and the
 cards stay on the table, still playable. A card on the table may serve a new meld only of

@@ -28,12 +28,12 @@ from tests.oracles.reference import (
     ref_trick_points,
 )
 
-# --------------------------------------------------------------------------- RULES.md 2
+# --------------------------------------------------------------------------- docs/rules.md 2
 
 
 @dataclass(frozen=True)
 class Preset:
-    table: str  # meld table letter of RULES.md 6
+    table: str  # meld table letter of docs/rules.md 3
     min_bid: int
     steps: tuple[int, ...]
     pass_n: int  # cards passed each way
@@ -90,7 +90,7 @@ def concede_policy(name: str) -> str:
 
 def expected_call_seats(bids: list[int | None], dealer: int) -> list[int]:
     """Seats that make the calls of an auction: clockwise from the dealer's left, skipping
-    players who have passed (RULES.md 3, 4)."""
+    players who have passed (docs/rules.md 4.1, 4.2)."""
     active = [True] * 4
     seat = (dealer + 1) % 4
     seats = []
@@ -144,12 +144,12 @@ def check_record(
     assert rec["dealer"] == (hand % 4 if dealer is None else dealer)
     dealer = rec["dealer"]
 
-    # Deal (RULES.md 1, 3): four hands of 12 that together are the 48-card deck.
+    # Deal (docs/rules.md 1, 4.1): four hands of 12 that together are the 48-card deck.
     dealt = rec["dealt"]
     assert len(dealt) == 4 and all(len(h) == 12 for h in dealt)
     assert Counter(c for h in dealt for c in h) == Counter(DECK)
 
-    # Auction (RULES.md 4).
+    # Auction (docs/rules.md 4.2).
     bids = [c["bid"] for c in rec["auction"]]
     assert [c["seat"] for c in rec["auction"]] == expected_call_seats(bids, dealer)
     winner, bid, stuck = ref_auction(bids, dealer, P.min_bid, P.steps)
@@ -161,7 +161,7 @@ def check_record(
     if policy in ("bid-pass", "all-random-play-on"):
         assert stuck and bids == [None] * 4
 
-    # Passing (RULES.md 5): partner -> bidder, then bidder -> partner; nobody else moves.
+    # Passing (docs/rules.md 4.4): partner -> bidder, then bidder -> partner; nobody else moves.
     partner = (bidder + 2) % 4
     to_b, to_p = Counter(rec["passed_to_bidder"]), Counter(rec["passed_to_partner"])
     assert sum(to_b.values()) == P.pass_n and sum(to_p.values()) == P.pass_n
@@ -174,7 +174,7 @@ def check_record(
     for p in (bidder + 1) % 4, (bidder + 3) % 4:
         assert Counter(hands[p]) == Counter(dealt[p])
 
-    # Meld (RULES.md 6) of every post-pass hand in the named trump.
+    # Meld (docs/rules.md 3) of every post-pass hand in the named trump.
     points = []
     for p in range(4):
         m = rec["meld"][p]
@@ -187,7 +187,7 @@ def check_record(
     team_meld = [points[0] + points[2], points[1] + points[3]]
     assert rec["team_meld"] == team_meld
 
-    # Throw-in (RULES.md 8): only when the bid is out of reach; then no tricks.
+    # Throw-in (docs/rules.md 4.7, 6.5): only when the bid is out of reach; then no tricks.
     hopeless = ref_throw_in_allowed(bid, team_meld[bt], P.total)
     conceded = rec["conceded"]
     if conceded:
@@ -198,7 +198,7 @@ def check_record(
     else:
         assert not conceded
 
-    # Trick play (RULES.md 7): the bidder leads; every card legal; winners lead.
+    # Trick play (docs/rules.md 5): the bidder leads; every card legal; winners lead.
     if not conceded:
         tricks = rec["tricks"]
         assert len(tricks) == 12
@@ -216,7 +216,7 @@ def check_record(
         assert rec["team_tricks"] == team_points
         assert sum(team_points) == P.total
 
-    # Score (RULES.md 8).
+    # Score (docs/rules.md 6).
     team_tricks = rec["team_tricks"]
     want_score = ref_score(tuple(team_meld), tuple(team_tricks), bt, bid, P.save, conceded)
     assert tuple(rec["score"]) == want_score
@@ -225,7 +225,7 @@ def check_record(
 
 
 def vector_scores(cols: dict[str, np.ndarray], P: Preset) -> tuple[np.ndarray, ...]:
-    """RULES.md 8 re-implemented with numpy: (score_0, score_1, made)."""
+    """docs/rules.md 6 re-implemented with numpy: (score_0, score_1, made)."""
     bt = cols["bidder"] % 2
     bid = cols["bid"]
     conceded = cols["conceded"].astype(bool)

@@ -76,7 +76,7 @@ def test_auction_kernel_against_oracle(rules: str) -> None:
 
 
 def test_auction_record_is_complete_with_extreme_bid_parameters() -> None:
-    """RULES.md 4 and 10: every call of the auction is recorded. A large but valid ``bid.margin``
+    """docs/rules.md 4.2: the record keeps every auction call. A large but valid ``bid.margin``
     makes all four seats raise past ``MAX_CALLS`` calls; the record must still be a complete,
     legal auction (ref_auction raises on an incomplete one). Raises of one point (a TOML
     ruleset may choose them) and the largest margin the policy accepts get there."""

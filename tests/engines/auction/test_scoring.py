@@ -1,4 +1,4 @@
-"""The scoring rule (RULES.md 8): hand-worked cases, the oracle on random inputs, real hands."""
+"""The scoring rule (docs/rules.md 6): hand-worked cases, the oracle on random inputs, real hands"""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def score(meld_bid, meld_other, tricks_bid, tricks_other, bid, save, conceded):
 @pytest.mark.parametrize(
     ("args", "want"),
     [
-        # made: meld + tricks >= bid scores meld + tricks (RULES.md 8)
+        # made: meld + tricks >= bid scores meld + tricks (docs/rules.md 6)
         ((200, 100, 100, 150, 250, True, False), (300, 250, True)),
         ((150, 60, 100, 150, 250, True, False), (250, 210, True)),  # exactly the bid
         # set: short of the bid -> -bid; the other side still scores meld + tricks

@@ -1,4 +1,4 @@
-"""Three-hand cut-throat (RULES.md 2, 4, 5, 8): widow to the bidder, discards score for the
+"""Three-hand cut-throat (docs/rules.md 2, 4.2, 4.5, 6): widow to the bidder, discards score for the
 bidder, each player for self. Checked against the independent oracle in tests/reference.py and
 against the rules text."""
 
@@ -15,7 +15,7 @@ from pinochle_sim.runs.show import format_hand, hand_record
 from pinochle_sim.runs.simulate import play_hands
 from tests.oracles.reference import ref_auction, ref_check_play, ref_meld
 
-POINTS = {"A": 10, "10": 10, "K": 10, "Q": 0, "J": 0, "9": 0}  # RULES.md 2, three-hand column
+POINTS = {"A": 10, "10": 10, "K": 10, "Q": 0, "J": 0, "9": 0}  # docs/rules.md 2, three-hand column
 
 
 def card_points(cards: list[str]) -> int:
@@ -23,7 +23,7 @@ def card_points(cards: list[str]) -> int:
 
 
 def expected_scores(rec: dict) -> list[int]:
-    """RULES.md 8 written out for players who each play for self (save rule on). The bidder's
+    """docs/rules.md 6 written out for players who each play for self (save rule on). The bidder's
     recorded trick points include its discarded counters, which score for it, but only points
     won in play save a side (the choice documented on the three-hand preset)."""
     bidder, bid = rec["bidder"], rec["bid"]
@@ -71,7 +71,7 @@ def test_whole_hands_against_the_oracle(policies):
         assert ref_auction(calls, rec["dealer"], 250, (10, 20), players=3) == (
             rec["bidder"], rec["bid"], rec["stuck"])  # fmt: skip
         b = rec["bidder"]
-        # The bidder takes the widow and discards 3; nobody else changes hands (RULES.md 5).
+        # The bidder takes the widow and discards 3; nobody else changes hands (docs/rules.md 4.5).
         assert len(rec["discards"]) == 3
         assert Counter(rec["hands"][b]) == Counter(dealt[b]) + Counter(rec["widow"]) - Counter(
             rec["discards"])  # fmt: skip

@@ -1,4 +1,4 @@
-"""Two-hand pinochle (RULES.md 9): stock phase, melding from the table, dix, play-out, rounding.
+"""Two-hand (docs/rules.md 7): stock phase, melding from the table, dix, play-out, rounding.
 
 Whole deals are replayed by the independent oracle in tests/reference_two_hand.py; the golden
 examples below come from the rules text and the seed 002_5dad48ae6d59dfea.txt, worked by hand.
@@ -38,7 +38,7 @@ from pinochle_sim.runs.simulate import engine_inputs, play_hands, play_hands_arr
 from tests.oracles.reference_two_hand import round_tens_7up, validate_two_hand
 
 TWO = get_preset("two-hand")
-POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}  # RULES.md 2, two-hand column
+POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}  # docs/rules.md 2, two-hand column
 
 POLICY_SETS = {
     "default": PolicySet(),
@@ -58,7 +58,7 @@ def f(card: str) -> int:
 @pytest.mark.parametrize("name", list(POLICY_SETS))
 def test_whole_deals_replay_in_the_oracle(name):
     """Every play, meld, dix, exchange, draw and score of real engine deals is legal and
-    correctly scored according to the independent replay of RULES.md 9."""
+    correctly scored according to the independent replay of docs/rules.md 7."""
     for h in range(80):
         rec = hand_record(11, h, rules="two-hand", policies=POLICY_SETS[name])
         validate_two_hand(rec)
@@ -107,7 +107,7 @@ def batch():
 def test_invariants_on_every_deal(batch):
     c = {k: v.astype(np.int64) for k, v in batch.items()}
     n = len(c["hand"])
-    # Points: raw trick points sum to 250 (RULES.md 2), rounding per RULES.md 9.
+    # Points: raw trick points sum to 250 (docs/rules.md 2), rounding per docs/rules.md 7.
     assert np.all(c["tricks_raw_0"] + c["tricks_raw_1"] == 250)
     for p in range(2):
         raw = c[f"tricks_raw_{p}"]
@@ -407,7 +407,7 @@ def test_cli_run_show_schema_on_two_hand(tmp_path, runner: CliRunner):
 
 
 def test_dix_exchange_and_the_turned_up_nine():
-    """RULES.md 9: the dix holder who wins a trick may show it for 10 and exchange it for the
+    """docs/rules.md 7: the dix holder who wins a trick may show it for 10 and exchange it for the
     turned-up card, which the loser of the 12th trick then takes; a turned-up 9 scores 10 for
     the dealer at once and is never shown again."""
     exchanged = turned_nine = 0

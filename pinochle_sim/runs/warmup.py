@@ -1,0 +1,140 @@
+"""Compiling before the clock starts: whether a kernel call will compile, and a warm-up call.
+
+A cold numba compile of an engine's kernel takes tens of seconds, once per source version (then
+the cache loads it in well under a second). Before a run starts its clock, :func:`warm_up` plays
+one hand (one game, one trace) through the very code path the run uses, so that the compile
+never counts in a rate or an ETA. It first works out, from the numba dispatcher behind the
+engine descriptor's entry point, whether that call is already compiled in this process, cached
+on disk, or cold; for a cold one it tells the caller's :class:`Notify` first, with an estimate
+from :data:`pinochle_sim.core.jit.COMPILE_RECORD` (the last cold compile of that kernel on this
+machine) or a default.
+
+Nothing here knows kernel names: the entry points are the descriptor's fields (``play_chunk``,
+``trace_one``, ``play_games``) and their arguments are captured from the library's own call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+
+from pinochle_sim.core.jit import COMPILE_RECORD
+from pinochle_sim.engines import EngineInputs
+from pinochle_sim.runs.games import play_games_array
+from pinochle_sim.runs.simulate import play_hands_array, trace_arrays
+
+ENTRIES = ("play_chunk", "trace_one", "play_games")
+"""The descriptor's kernel entry points (:class:`pinochle_sim.engines.Engine`)."""
+
+WHAT = {"play_chunk": "hands", "trace_one": "hand traces", "play_games": "whole games"}
+
+DEFAULT_COMPILE_SECONDS = {"play_chunk": 25.0, "trace_one": 25.0, "play_games": 25.0}
+"""Measured on the 2-core development machine (auction: 21-25 s, two-hand: about 30 s), used
+until this machine has compiled a kernel once."""
+
+
+class Notify(Protocol):
+    """What a run tells the person waiting (the CLI's progress line implements it)."""
+
+    def compiling(self, what: str, estimate_s: float) -> None:
+        """A cold compile of ``what`` starts now and takes about ``estimate_s`` seconds."""
+
+    def compiled(self, what: str, seconds: float) -> None:
+        """The compile (or cache load) of ``what`` is done after ``seconds``."""
+
+
+class _Captured(Exception):
+    """Stops the library call once the kernel's arguments are known."""
+
+
+def _one_call(inputs: EngineInputs, entry: str) -> Callable[[EngineInputs], Any]:
+    """The library's own call of ``entry`` on one hand (one game), as the runs make it."""
+    if entry == "play_chunk":
+        ncol = inputs.layout.ncol
+        return lambda i: play_hands_array(i, 0, 0, 1, out=np.empty((ncol, 1), dtype=np.int64))
+    if entry == "trace_one":
+        return lambda i: trace_arrays(i, 0, 0)
+    if entry == "play_games":
+        return lambda i: play_games_array(i, 0, 0, 1)
+    raise ValueError(f"unknown kernel entry point {entry!r}; one of {', '.join(ENTRIES)}")
+
+
+def kernel_args(inputs: EngineInputs, entry: str) -> tuple[Any, ...]:
+    """The arguments the library passes to the engine's ``entry`` kernel for one hand."""
+    seen: list[tuple[Any, ...]] = []
+
+    def record(*args: Any) -> None:
+        seen.append(args)
+        raise _Captured
+
+    engine = dataclasses.replace(inputs.engine, **{entry: record})
+    with contextlib.suppress(_Captured):
+        _one_call(inputs, entry)(dataclasses.replace(inputs, engine=engine))
+    if not seen:  # pragma: no cover - every entry point calls its kernel
+        raise RuntimeError(f"the {entry} call never reached its kernel")
+    return seen[0]
+
+
+def kernel_state(kernel: Any, args: tuple[Any, ...]) -> str:
+    """``compiled`` (in this process), ``cached`` (on disk), ``cold`` or ``unknown`` for a call
+    of ``kernel`` with ``args`` (``unknown``: not a numba dispatcher, or numba changed)."""
+    try:
+        argtypes = tuple(kernel.typeof_pyval(a) for a in args)
+        if argtypes in kernel.overloads:
+            return "compiled"
+        cache = kernel._cache
+        key = cache._index_key(argtypes, kernel.targetctx.codegen())
+        return "cached" if key in cache._cache_file._load_index() else "cold"
+    except Exception:
+        return "unknown"
+
+
+def _records() -> dict[str, float]:
+    try:
+        doc = json.loads(COMPILE_RECORD.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: float(v) for k, v in doc.items() if isinstance(v, int | float)}
+
+
+def compile_estimate(inputs: EngineInputs, entry: str) -> float:
+    """Seconds a cold compile of ``entry`` of this engine should take on this machine."""
+    key = f"{inputs.engine.name}.{entry}"
+    return _records().get(key, DEFAULT_COMPILE_SECONDS.get(entry, 30.0))
+
+
+def _remember(inputs: EngineInputs, entry: str, seconds: float) -> None:
+    doc = _records() | {f"{inputs.engine.name}.{entry}": round(seconds, 1)}
+    tmp = COMPILE_RECORD.with_name(f".{COMPILE_RECORD.name}.tmp")
+    try:
+        tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        tmp.replace(COMPILE_RECORD)
+    except OSError:  # a read-only cache: the default estimate serves next time
+        pass
+
+
+def warm_up(inputs: EngineInputs, entry: str, notify: Notify | None = None) -> float:
+    """Compile (or load from the cache) the kernel of ``entry`` for these inputs by playing one
+    hand through the library's own call; returns the seconds it took (0 when the kernel was
+    already compiled in this process). A cold compile is announced to ``notify`` first and its
+    duration remembered for the next estimate."""
+    state = kernel_state(getattr(inputs.engine, entry), kernel_args(inputs, entry))
+    if state == "compiled":
+        return 0.0
+    what = f"{inputs.engine.name} {WHAT[entry]}"
+    if state == "cold" and notify is not None:
+        notify.compiling(what, compile_estimate(inputs, entry))
+    t0 = time.perf_counter()
+    _one_call(inputs, entry)(inputs)
+    seconds = time.perf_counter() - t0
+    if state == "cold":
+        _remember(inputs, entry, seconds)
+    if notify is not None and state in ("cold", "unknown"):
+        notify.compiled(what, seconds)
+    return seconds
