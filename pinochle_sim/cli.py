@@ -1036,7 +1036,13 @@ def compare_command(
     """
     # The analysis layer (and matplotlib) loads only for commands that chart: ~0.4 s off the
     # start of every other command. No import loop is involved (cli is the top layer).
-    from pinochle_sim.analysis.compare import check_match_memory, check_output, compare, write_match
+    from pinochle_sim.analysis.compare import (
+        check_match_memory,
+        check_output,
+        compare,
+        match_inputs,
+        write_match,
+    )
 
     n = parse_count(hands_text)
     target = out or _default_out("compare", f"{_slug(a[0])}-vs-{_slug(b[0])}", ruleset, seed, n)
@@ -1045,7 +1051,7 @@ def compare_command(
     check_match_memory(n, ruleset)
     bar = Progress(plays * n)
     with using(threads):
-        warm_up(engine_inputs(ruleset, a[1]), "play_chunk", bar)
+        warm_up(match_inputs(ruleset, a[1], b[1]), "play_chunk", bar)
         bar.update(0)
         match = compare(ruleset, a, b, n, seed, progress=lambda k: bar.update(plays * k))
     bar.close()
@@ -1136,6 +1142,7 @@ def sweep_command(
     from pinochle_sim.analysis.compare import (
         check_match_memory,
         check_output,
+        match_inputs,
         parse_range,
         sweep,
         write_sweep,
@@ -1152,7 +1159,7 @@ def sweep_command(
     check_match_memory(n, ruleset, len(values))
     bar = Progress(plays * n * len(values))
     with using(threads):
-        warm_up(engine_inputs(ruleset, base[1]), "play_chunk", bar)
+        warm_up(match_inputs(ruleset, base[1], against[1]), "play_chunk", bar)
         bar.update(0)
         table, diffs = sweep(ruleset, base[1], key, values, against[1], n, seed,
                              progress=lambda k: bar.update(plays * k))  # fmt: skip

@@ -67,6 +67,15 @@ def _seating(inputs: EngineInputs, a: PolicySet, b: PolicySet, side: int) -> Eng
     return dataclasses.replace(inputs, pp=seat_policy_array(seats))
 
 
+def match_inputs(rules: str | Ruleset | None, a: PolicySet, b: PolicySet) -> EngineInputs:
+    """The kernel inputs of a duplicate match's first play (A on side 0, B elsewhere), checked
+    for both policy sets. Every play of the match uses the same policy bundle (A's and B's
+    policies), so warming this one up compiles the whole match."""
+    base = engine_inputs(rules, a)
+    base.engine.check_policies(base.rules, b)
+    return _seating(base, a, b, 0)
+
+
 def duplicate(
     rules: str | Ruleset | None,
     a: PolicySet,

@@ -291,8 +291,8 @@ def _policy_words(resolved: dict[str, dict[str, Any]]) -> list[str]:
         if name != defaults.get(kind):
             words.append(f"--{kind}-policy {name}")
         for p, value in spec.get("params", {}).items():
-            default = info.params.get(p, (None, ""))[0]
-            if value != default:
+            spec_p = info.params.get(p)
+            if spec_p is None or value != spec_p.default:
                 words.append(f"--param {kind}.{p}={value}")
     return words
 
