@@ -755,8 +755,8 @@ def policies_command(kind: str | None, markdown: bool) -> None:
 @click.option(
     "--verify",
     is_flag=True,
-    help="Also read every row group of every part (finds damage inside the data); exit "
-    "status 1 unless the run is complete and whole.",
+    help="Also read every row group of every part (finds damage inside the data; done anyway "
+    "for runs up to 256 MB); exit status 1 unless the run is complete and whole.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the check and provenance as JSON.")
 @_user_errors
@@ -765,7 +765,8 @@ def info(path: str, as_json: bool, verify: bool) -> None:
     part file).
 
     The parts on disk are compared with the manifest: part count, hand ranges, row counts,
-    readable footers and provenance. What is missing or damaged is named, with the command
+    readable footers and provenance; a run of up to 256 MB (about 5 million hands) is also read
+    in full, a larger one with --verify. What is missing or damaged is named, with the command
     that mends it.
 
     \b
@@ -774,7 +775,8 @@ def info(path: str, as_json: bool, verify: bool) -> None:
       pinochle-sim info results/runs/partnership-seed0-1000000 --verify
     """
     p = Path(path)
-    check = check_run(p, verify) if p.is_dir() else None
+    small = p.is_dir() and sum(f.stat().st_size for f in p.glob("part-*.parquet")) <= AUTO_VERIFY
+    check = check_run(p, verify or small) if p.is_dir() else None
     meta = _info_provenance(p, check)
     if as_json:
         doc = dict(meta)
@@ -806,6 +808,11 @@ def info(path: str, as_json: bool, verify: bool) -> None:
             click.echo("  " + meta["ruleset_toml"].rstrip().replace("\n", "\n  "))
     if verify and check is not None and not check.complete:
         sys.exit(1)
+
+
+AUTO_VERIFY = 256 * 10**6
+"""Runs up to this many bytes of parts are read in full by a plain ``info`` (about 0.3 s per
+million hands on the development machine)."""
 
 
 def _echo_check(check: RunCheck) -> None:

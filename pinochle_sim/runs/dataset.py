@@ -271,7 +271,7 @@ def resume_command(settings: dict[str, Any], path: str | Path) -> str:
         if name != "partnership":
             words.append(f"--rules {name}")
     else:
-        words.append("--rules RULES.toml")
+        words.append("--rules YOUR-RULES.toml")
     words += _policy_words(settings.get("policies") or {})
     from_default = 1 << 14 if unit == "games" else 1 << 17
     if settings.get("part_size") not in (None, from_default):
