@@ -53,8 +53,9 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def bounded(func, seconds: float = 2.0, megabytes: float = 20.0):
-    """Run ``func``: it must return within ``seconds`` having allocated at most ``megabytes``."""
+def bounded(func, seconds: float = 10.0, megabytes: float = 20.0):
+    """Run ``func``: it must return at once (a generous ``seconds``, against the minutes the
+    unchecked range took) having allocated at most ``megabytes``."""
     tracemalloc.start()
     t = time.perf_counter()
     try:
