@@ -20,12 +20,14 @@ demo: $(STAMP)  ## install, simulate 1e6 hands, write the report
 	$(BIN)/pinochle-sim report results/runs/demo
 	@echo "Open results/runs/demo-report/report.md (charts beside it)."
 
+# The suite runs on every core (pytest-xdist, one test file per worker at a time: files share
+# compiled kernels); numba's on-disk cache is safe to share between the workers.
 test: $(STAMP)  ## install, lint and run the whole test suite (what CI runs)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 quicktest: $(STAMP)  ## the suite without the long oracle comparisons
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
