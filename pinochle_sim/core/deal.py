@@ -56,3 +56,84 @@ def _deal(
     for i in range(players * hand_size, players * hand_size + widow):
         w = add_card(w, deck[i])
     return w
+
+
+# The deal-constraints array ``fx`` (int64[FX_SIZE]) every kernel entry point takes after the
+# seed: the cards fixed in each seat's hand (packed, 0 = none), and an optional forced bidder
+# and trump for the auction engine (-1 = the auction decides).
+FX_HANDS = 0  # 4 packed hands: cards seat p must hold
+FX_BIDDER = 4  # seat made bidder at the minimum bid after the auction, or -1
+FX_TRUMP = 5  # trump that forced bidder names, or -1
+FX_ANY = 6  # 1 if any card is fixed (else the unconstrained deal runs, draw for draw)
+FX_SIZE = 8
+
+
+def no_constraints() -> np.ndarray:
+    """The constraints array of a free deal: nothing fixed, nothing forced."""
+    fx = np.zeros(FX_SIZE, dtype=np.int64)
+    fx[FX_BIDDER] = -1
+    fx[FX_TRUMP] = -1
+    return fx
+
+
+@jit
+def _deal_fixed(
+    seed: int,
+    hand: int,
+    players: int,
+    hand_size: int,
+    widow: int,
+    fx: np.ndarray,
+    deck: np.ndarray,
+    rs: np.ndarray,
+    hands: np.ndarray,
+) -> int:
+    """:func:`_deal` with the cards of ``fx`` fixed: each seat holds its fixed cards, and the
+    other copies are shuffled (Fisher-Yates from the same deal stream) into the free places.
+
+    ``deck`` ends in the same shape as :func:`_deal` leaves it: seat ``p``'s cards at positions
+    ``[p*hand_size, (p+1)*hand_size)`` (its fixed cards first), then the widow, then the stock.
+    The caller has checked that the constraints fit (:func:`pinochle_sim.runs.constraints`).
+    """
+    if fx[FX_ANY] == 0:
+        return _deal(seed, hand, players, hand_size, widow, deck, rs, hands)
+    stream_init(rs, seed, hand, STREAM_DEAL)
+    free = np.empty(48, dtype=np.int64)
+    used = np.zeros(24, dtype=np.int64)
+    for p in range(players):
+        h = fx[FX_HANDS + p]
+        for f in range(24):
+            used[f] += ((h >> f) & 1) + ((h >> (24 + f)) & 1)
+    n_free = 0
+    for f in range(24):
+        for _ in range(2 - used[f]):
+            free[n_free] = f
+            n_free += 1
+    for i in range(n_free - 1):
+        j = i + below(rs, n_free - i)
+        f = free[j]
+        free[j] = free[i]
+        free[i] = f
+    k = 0
+    for p in range(players):
+        h = fx[FX_HANDS + p]
+        hands[p] = h
+        pos = p * hand_size
+        for f in range(24):
+            for _ in range(((h >> f) & 1) + ((h >> (24 + f)) & 1)):
+                deck[pos] = f
+                pos += 1
+        while pos < (p + 1) * hand_size:
+            deck[pos] = free[k]
+            hands[p] = add_card(hands[p], free[k])
+            pos += 1
+            k += 1
+    for p in range(players, 4):
+        hands[p] = 0
+    w = 0
+    for i in range(players * hand_size, 48):
+        deck[i] = free[k]
+        if i < players * hand_size + widow:
+            w = add_card(w, free[k])
+        k += 1
+    return w
