@@ -65,6 +65,7 @@ FX_HANDS = 0  # 4 packed hands: cards seat p must hold
 FX_BIDDER = 4  # seat made bidder at the minimum bid after the auction, or -1
 FX_TRUMP = 5  # trump that forced bidder names, or -1
 FX_ANY = 6  # 1 if any card is fixed (else the unconstrained deal runs, draw for draw)
+FX_UP = 7  # face placed first after the hands (two-hand: the turned-up trump card), or -1
 FX_SIZE = 8
 
 
@@ -73,6 +74,7 @@ def no_constraints() -> np.ndarray:
     fx = np.zeros(FX_SIZE, dtype=np.int64)
     fx[FX_BIDDER] = -1
     fx[FX_TRUMP] = -1
+    fx[FX_UP] = -1
     return fx
 
 
@@ -92,7 +94,8 @@ def _deal_fixed(
     other copies are shuffled (Fisher-Yates from the same deal stream) into the free places.
 
     ``deck`` ends in the same shape as :func:`_deal` leaves it: seat ``p``'s cards at positions
-    ``[p*hand_size, (p+1)*hand_size)`` (its fixed cards first), then the widow, then the stock.
+    ``[p*hand_size, (p+1)*hand_size)`` (its fixed cards first), then the widow, then the stock
+    (``FX_UP``, if set, first after the hands: the two-hand turned-up card).
     The caller has checked that the constraints fit (:func:`pinochle_sim.runs.constraints`).
     """
     if fx[FX_ANY] == 0:
@@ -104,6 +107,9 @@ def _deal_fixed(
         h = fx[FX_HANDS + p]
         for f in range(24):
             used[f] += ((h >> f) & 1) + ((h >> (24 + f)) & 1)
+    up = fx[FX_UP]
+    if up >= 0:
+        used[up] += 1
     n_free = 0
     for f in range(24):
         for _ in range(2 - used[f]):
@@ -132,6 +138,9 @@ def _deal_fixed(
         hands[p] = 0
     w = 0
     for i in range(players * hand_size, 48):
+        if i == players * hand_size and up >= 0:
+            deck[i] = up
+            continue
         deck[i] = free[k]
         if i < players * hand_size + widow:
             w = add_card(w, free[k])

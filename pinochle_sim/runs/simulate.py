@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from pinochle_sim.core.cards import card_name, encode_faces, format_cards, hand_faces, parse_cards
-from pinochle_sim.core.deal import FX_ANY, FX_BIDDER, FX_HANDS, FX_TRUMP, no_constraints
+from pinochle_sim.core.deal import FX_ANY, FX_BIDDER, FX_HANDS, FX_TRUMP, FX_UP, no_constraints
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
 from pinochle_sim.rules import Ruleset, resolve_rules
@@ -84,6 +84,7 @@ def deal_constraints(
     fixed: Fixed | None = None,
     bidder: int | None = None,
     trump: int | None = None,
+    upcard: str | None = None,
 ) -> np.ndarray:
     """The checked constraints array ``fx`` of :mod:`pinochle_sim.core.deal` (ValueError with
     one line naming the problem: a seat the rules lack, too many cards for a hand, a third copy
@@ -92,6 +93,17 @@ def deal_constraints(
     rules = inputs.rules
     counts = [0] * 24
     owner: dict[int, int] = {}
+    if upcard is not None:
+        if inputs.rules.widow or inputs.engine.has_auction:
+            raise ValueError(f"rules {rules.name!r} turn up no card: --upcard is for two-hand")
+        ups = parse_cards(upcard)
+        if len(ups) != 1:
+            raise ValueError(f"the up-card is one card, got {upcard!r}")
+        up = ups[0]
+        counts[up] += 1
+        owner[up] = -1
+        fx[FX_UP] = up
+        fx[FX_ANY] = 1
     for seat, cards in (fixed or {}).items():
         if not isinstance(seat, int) or not 0 <= seat < rules.players:
             raise ValueError(
@@ -109,6 +121,7 @@ def deal_constraints(
             if counts[f] > 2:
                 other = owner[f]
                 where = "twice" if other == seat else f"for seats {other} and {seat}"
+                where = f"in seat {seat}'s hand and as the up-card" if other < 0 else where
                 raise ValueError(
                     f"{card_name(f)} fixed {where} beyond its two copies "
                     f"(the deck has only two of each card)"
