@@ -308,19 +308,21 @@ def _recommend(advice: Advice) -> None:
         advice.verdict = (
             f"Pass: no bid is made {advice.risk}% of the time; the best is the minimum "
             f"{row.bid} in {best.trump}, made {100 * row.p_make:.0f}% "
-            f"(±{_pm(row):.0f}) of the time"
+            f"(±{_pm(row)}) of the time"
         )
         return
     row = next(b for b in best.bids if b.bid == best.max_bid_at_risk)
     advice.recommendation = {"trump": best.trump, "bid": best.max_bid_at_risk}
     advice.verdict = (
-        f"Bid up to {row.bid} in {best.trump}: made {100 * row.p_make:.0f}% (±{_pm(row):.0f}) "
+        f"Bid up to {row.bid} in {best.trump}: made {100 * row.p_make:.0f}% (±{_pm(row)}) "
         f"of the time"
     )
 
 
-def _pm(row: BidRow) -> float:
-    return 100 * max(row.p_make - row.ci_low, row.ci_high - row.p_make)
+def _pm(row: BidRow) -> str:
+    """The larger half of the 95% interval, in percentage points (one decimal below 1)."""
+    half = 100 * max(row.p_make - row.ci_low, row.ci_high - row.p_make)
+    return f"{half:.1f}" if half < 1 else f"{half:.0f}"
 
 
 def _two_hand(advice: Advice, inputs: Any, upcard: str | None) -> Advice:
@@ -394,3 +396,69 @@ def _chart(advice: Advice) -> Any:
         width=170,
     )
     return fig
+
+
+# ------------------------------------------------------------ conditional questions (library)
+
+
+def _conditional(
+    cards: str,
+    seat: int,
+    rules: str | Ruleset | None,
+    hands: int,
+    seed: int,
+    policies: PolicySet | None,
+    dealer: int | None,
+    **forced: Any,
+) -> tuple[Ruleset, dict[str, np.ndarray]]:
+    r = resolve_rules(rules)
+    faces = check_hand(r, cards)
+    inputs = engine_inputs(r, policies or DEFAULT_POLICIES)
+    fx = deal_constraints(inputs, {seat: format_cards(faces)}, **forced)
+    out = play_hands_array(inputs, seed, 0, hands, dealer=dealer, fx=fx)
+    return r, {name: out[i] for i, name in enumerate(inputs.layout.names)}
+
+
+def _summary(x: np.ndarray) -> dict[str, float]:
+    mean, ci = _mean_ci(x.astype(float))
+    return {"mean": mean, "ci95": ci, "n": len(x)}
+
+
+def partner_meld_given(
+    cards: str, trump: str, seat: int = 0, rules: str | Ruleset | None = None,
+    hands: int = 20_000, seed: int = 0, policies: PolicySet | None = None,
+) -> dict[str, float]:  # fmt: skip
+    """The partner's expected dealt meld in ``trump`` given my hand: ``{mean, ci95, n}``."""
+    r, cols = _conditional(cards, seat, rules, hands, seed, policies, None)
+    if not r.partnerships:
+        raise ValueError(f"rules {r.name!r} have no partners")
+    t = parse_suit(trump)
+    return _summary(cols[f"meld_{(seat + 2) % 4}_{'shdc'[t]}"])
+
+
+def pass_value_given(
+    cards: str, trump: str, seat: int = 0, rules: str | Ruleset | None = None,
+    hands: int = 20_000, seed: int = 0, policies: PolicySet | None = None,
+) -> dict[str, float]:  # fmt: skip
+    """The meld my side gains from the pass (three-hand: from the widow) when I am the bidder
+    at ``trump``, given my hand: ``{mean, ci95, n}`` (after minus before, in that trump)."""
+    t = parse_suit(trump)
+    r, cols = _conditional(cards, seat, rules, hands, seed, policies, None, bidder=seat, trump=t)
+    s = "shdc"[t]
+    if r.partnerships:
+        partner = (seat + 2) % 4
+        before = cols[f"meld_{seat}_{s}"] + cols[f"meld_{partner}_{s}"]
+        return _summary(cols[f"team_meld_{seat % 2}"] - before)
+    if not r.widow:
+        raise ValueError(f"rules {r.name!r} have neither a pass nor a widow")
+    return _summary(cols[f"meld_{seat}"] - cols[f"meld_{seat}_{s}"])
+
+
+def threats_given(
+    cards: str, seat: int = 0, rules: str | Ruleset | None = None, hands: int = 20_000,
+    seed: int = 0,
+) -> dict[str, Any]:  # fmt: skip
+    """P(an opponent is dealt 1000 aces, or a double run in each suit) given my hand, with
+    95% Wilson intervals."""
+    r, cols = _conditional(cards, seat, rules, hands, seed, None, None)
+    return _threats(cols, r, seat)
