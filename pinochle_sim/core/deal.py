@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pinochle_sim.core.bits import popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_DEAL, below, stream_init
 from pinochle_sim.core.tricks import add_card
@@ -79,6 +80,25 @@ def no_constraints() -> np.ndarray:
 
 
 @jit
+def _copies(h: int, f: int) -> int:
+    """Copies of face ``f`` in the packed hand ``h``."""
+    return ((h >> f) & 1) + ((h >> (24 + f)) & 1)
+
+
+@jit
+def _free_place(j: int, fx: np.ndarray, players: int, hand_size: int) -> int:
+    """Deck position of free place ``j``: each seat's places after its fixed cards in seat
+    order, then every position after the hands (less the up-card's, if fixed)."""
+    for p in range(players):
+        fixed = popcount(fx[FX_HANDS + p])
+        room = hand_size - fixed
+        if j < room:
+            return p * hand_size + fixed + j
+        j -= room
+    return players * hand_size + (1 if fx[FX_UP] >= 0 else 0) + j
+
+
+@jit
 def _deal_fixed(
     seed: int,
     hand: int,
@@ -95,54 +115,48 @@ def _deal_fixed(
 
     ``deck`` ends in the same shape as :func:`_deal` leaves it: seat ``p``'s cards at positions
     ``[p*hand_size, (p+1)*hand_size)`` (its fixed cards first), then the widow, then the stock
-    (``FX_UP``, if set, first after the hands: the two-hand turned-up card).
-    The caller has checked that the constraints fit (:func:`pinochle_sim.runs.constraints`).
+    (``FX_UP``, if set, first after the hands: the two-hand turned-up card). Nothing is
+    allocated: the free copies are laid into the free places in face order, then shuffled in
+    place. The caller has checked that the constraints fit
+    (:func:`pinochle_sim.runs.simulate.deal_constraints`).
     """
     if fx[FX_ANY] == 0:
         return _deal(seed, hand, players, hand_size, widow, deck, rs, hands)
     stream_init(rs, seed, hand, STREAM_DEAL)
-    free = np.empty(48, dtype=np.int64)
-    used = np.zeros(24, dtype=np.int64)
-    for p in range(players):
-        h = fx[FX_HANDS + p]
-        for f in range(24):
-            used[f] += ((h >> f) & 1) + ((h >> (24 + f)) & 1)
     up = fx[FX_UP]
     if up >= 0:
-        used[up] += 1
+        deck[players * hand_size] = up
     n_free = 0
-    for f in range(24):
-        for _ in range(2 - used[f]):
-            free[n_free] = f
-            n_free += 1
-    for i in range(n_free - 1):
-        j = i + below(rs, n_free - i)
-        f = free[j]
-        free[j] = free[i]
-        free[i] = f
-    k = 0
     for p in range(players):
         h = fx[FX_HANDS + p]
-        hands[p] = h
         pos = p * hand_size
         for f in range(24):
-            for _ in range(((h >> f) & 1) + ((h >> (24 + f)) & 1)):
+            for _ in range(_copies(h, f)):
                 deck[pos] = f
                 pos += 1
-        while pos < (p + 1) * hand_size:
-            deck[pos] = free[k]
-            hands[p] = add_card(hands[p], free[k])
-            pos += 1
+        n_free += hand_size - (pos - p * hand_size)
+    n_free += 48 - players * hand_size - (1 if up >= 0 else 0)
+    k = 0
+    for f in range(24):
+        free = 2 - (1 if f == up else 0)
+        for p in range(players):
+            free -= _copies(fx[FX_HANDS + p], f)
+        for _ in range(free):
+            deck[_free_place(k, fx, players, hand_size)] = f
             k += 1
-    for p in range(players, 4):
+    for i in range(n_free - 1):
+        j = i + below(rs, n_free - i)
+        a = _free_place(i, fx, players, hand_size)
+        b = _free_place(j, fx, players, hand_size)
+        f = deck[a]
+        deck[a] = deck[b]
+        deck[b] = f
+    for p in range(4):
         hands[p] = 0
+    for i in range(players * hand_size):
+        seat = i // hand_size
+        hands[seat] = add_card(hands[seat], deck[i])
     w = 0
-    for i in range(players * hand_size, 48):
-        if i == players * hand_size and up >= 0:
-            deck[i] = up
-            continue
-        deck[i] = free[k]
-        if i < players * hand_size + widow:
-            w = add_card(w, free[k])
-        k += 1
+    for i in range(players * hand_size, players * hand_size + widow):
+        w = add_card(w, deck[i])
     return w
