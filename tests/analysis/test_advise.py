@@ -181,3 +181,18 @@ def test_conditional_helpers_agree_with_the_advice(advice) -> None:
     spades = pass_value_given(HAND, "S", seat=1, hands=N, seed=5)
     # the advice's deals have dealer 0; these rotate the dealer, so compare within CIs
     assert abs(spades["mean"] - advice.by_trump[0].pass_value) < 4 * spades["ci95"] + 5
+
+
+def test_out_writes_a_normal_run_folder_and_chart(tmp_path) -> None:
+    out = tmp_path / "adv"
+    chart = tmp_path / "chart"
+    r = invoke("advise", HAND, "--hands", "400", "--seat", "3", "--out", str(out), "--chart",
+               str(chart))  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "Bid up to" in r.output or "Pass:" in r.output
+    assert (tmp_path / "chart.png").stat().st_size > 10_000
+    table = pq.read_table(out)
+    meta = json.loads(table.schema.metadata[b"pinochle_sim"])
+    assert meta["fixed"] == {"3": format_cards(parse_cards(HAND))}
+    assert table.num_rows == 400
+    assert len(set(table.column("dealt_3").to_pylist())) == 1
