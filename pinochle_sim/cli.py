@@ -548,6 +548,20 @@ class Progress:
         self._break_line()
 
 
+def parse_fixes(specs: tuple[str, ...]) -> dict[int, str]:
+    """``--fix SEAT=CARDS`` options as ``{seat: cards}`` (cards of one seat may be split over
+    several options)."""
+    fixed: dict[int, str] = {}
+    for spec in specs:
+        seat, sep, cards = spec.partition("=")
+        if not sep or not seat.strip().isdigit():
+            raise click.BadParameter(
+                f"{spec!r}: write SEAT=CARDS, e.g. --fix '0=AS AS 10S'", param_hint="--fix"
+            )
+        fixed[int(seat)] = f"{fixed.get(int(seat), '')} {cards}".strip()
+    return fixed
+
+
 def parse_count(text: str, option: str = "--hands") -> int:
     """``1e6``, ``1_000_000`` or ``1000000`` -> 1000000; anything else (1.5, -3, abc) -> error."""
     t = str(text).strip().replace("_", "")
@@ -608,6 +622,20 @@ def parse_count(text: str, option: str = "--hands") -> int:
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing run folder.")
 @click.option(
+    "--fix",
+    "fix",
+    multiple=True,
+    metavar="SEAT=CARDS",
+    help="Fix cards in a seat's hand, e.g. --fix '0=AS AS 10S KS' (a full hand or some known "
+    "cards; repeatable). The other cards are dealt at random.",
+)
+@click.option(
+    "--dealer",
+    type=int,
+    default=None,
+    help="Fix the dealer seat [default: hand index mod players].",
+)
+@click.option(
     "--force",
     is_flag=True,
     help="Start even when the estimated size is more than the free disk space.",
@@ -631,6 +659,8 @@ def run_command(
     params: tuple[str, ...],
     resume: bool,
     overwrite: bool,
+    fix: tuple[str, ...],
+    dealer: int | None,
     force: bool,
     quiet: bool,
     part_size: int,
@@ -653,6 +683,7 @@ def run_command(
       pinochle-sim run --hands 2e6 --seed 7 --rules joedog --param bid.margin=20 --out r/j7 --resume
       pinochle-sim run --hands 1e6 --rules two-hand
       pinochle-sim run --games 1e5 --rules two-hand
+      pinochle-sim run --hands 1e5 --fix '0=AS AS 10S KS QS JS 9S KH QH AD AC 9C' --dealer 3
     """
     if (hands_text is None) == (games_text is None):
         raise click.UsageError("give either --hands N or --games N")
@@ -676,6 +707,8 @@ def run_command(
             notify=bar,
             force=force,
             plan=bar.plan if bar else None,
+            fixed=parse_fixes(fix),
+            dealer=dealer,
         )
     except KeyboardInterrupt:
         raise click.ClickException(
@@ -1257,6 +1290,142 @@ def _quiet_broken_pipe() -> None:
                 os.dup2(devnull, stream.fileno())
     with contextlib.suppress(OSError, ValueError):
         os.dup2(devnull, sys.stdout.fileno())
+
+
+@main.command("advise")
+@click.argument("cards", nargs=-1, required=True)
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat.")
+@click.option("--dealer", type=int, default=None, help="The dealer seat [default: rotates].")
+@rules_option
+@click.option(
+    "--hands",
+    "hands_text",
+    default="20000",
+    show_default=True,
+    metavar="N",
+    help="Simulated deals per trump suit (1e5 gives CIs of about ±0.3 points).",
+)
+@seed_option
+@click.option(
+    "--risk",
+    type=int,
+    default=75,
+    show_default=True,
+    help="Report the highest bid made at least this percentage of the time (1..99).",
+)
+@click.option("--upcard", default=None, help="Two-hand: the turned-up trump card, e.g. 9H.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Also write the deals with your hand fixed as a normal run folder (auction by the "
+    "policies, nothing forced).",
+)
+@click.option(
+    "--chart",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the P(make) chart to this path (PNG and SVG; no suffix needed).",
+)
+@threads_option
+@policy_options
+@_user_errors
+def advise_command(
+    cards: tuple[str, ...],
+    seat: int,
+    dealer: int | None,
+    ruleset: Ruleset,
+    hands_text: str,
+    seed: int,
+    risk: int,
+    upcard: str | None,
+    as_json: bool,
+    out: str | None,
+    chart: str | None,
+    threads: int | None,
+    params: tuple[str, ...],
+    **policy_names: str,
+) -> None:
+    """What should I bid with this hand? Simulates deals with your cards fixed in your seat.
+
+    For each trump: your meld now, the meld after the pass (mean, 10/50/90%), the trick points
+    you can expect as the bidder, and for each bid P(make) with a 95% CI and the expected hand
+    score. The other seats play the chosen policies: the odds are against this table, not
+    against perfect play (docs/advise.md defines "made"). Two-hand: expected deal score and
+    P(win the deal), given the up-card if you pass --upcard.
+
+    \b
+    Examples:
+      pinochle-sim advise AS AS 10S KS QS JS 9S KH QH AD AC 9C
+      pinochle-sim advise "AH AH 10H KH QH JH 9D KC QC JC 9C KS" --seat 1 --risk 60 --json
+      pinochle-sim advise "AS AS AH AH 10H KH QH JH 9D KC QC JC" --rules two-hand --upcard 9H
+    """
+    from pinochle_sim.analysis.advise import advice_chart, advise
+
+    if not 1 <= risk <= 99:
+        raise click.BadParameter(f"a percentage between 1 and 99, got {risk}", param_hint="--risk")
+    n = parse_count(hands_text)
+    policies = make_policies(policy_names, params)
+    a = advise(" ".join(cards), seat, dealer, ruleset, n, seed, risk, policies, upcard, threads)
+    files = advice_chart(a, chart) if chart and a.two_hand is None else []
+    if out:
+        run_sim(n, seed, ruleset, policies, out, threads, fixed={seat: a.cards}, dealer=dealer)
+    if as_json:
+        click.echo(json.dumps(a.to_json()))
+        return
+    for line in advice_lines(a):
+        click.echo(line)
+    for f in files:
+        click.echo(f"chart: {f}")
+    if out:
+        click.echo(f"run folder: {out} ({n:,} hands with seat {seat}'s hand fixed)")
+
+
+def _ci(d: dict[str, float]) -> str:
+    """``42.0% (95% CI 41.1-42.9)`` of a ``{p, ci_low, ci_high}`` dict."""
+    return f"{100 * d['p']:.1f}% (95% CI {100 * d['ci_low']:.1f}-{100 * d['ci_high']:.1f})"
+
+
+def advice_lines(a: Any) -> list[str]:
+    """The text report of an :class:`~pinochle_sim.analysis.advise.Advice`."""
+    lines = [f"{a.cards}  (seat {a.seat}, rules {a.rules}, {a.hands:,} deals, seed {a.seed})"]
+    if a.two_hand is not None:
+        t = a.two_hand
+        score, laid = t["expected_score"], t["meld_laid"]
+        lines.append(f"expected deal score {score['mean']:.1f} ± {score['ci95']:.1f}")
+        lines.append(f"P(win the deal) {_ci(t['p_win'])}")
+        lines.append(f"meld laid {laid['mean']:.1f} ± {laid['ci95']:.1f}")
+        if t["meld_from_stock"] is not None:
+            lines.append(
+                f"meld in hand now {t['meld_in_hand_now']}, expected from the stock "
+                f"{t['meld_from_stock']:.1f}"
+            )
+        lines.append(a.verdict)
+        return lines
+    for t in a.by_trump:
+        m = t.meld_after_pass
+        lines.append("")
+        lines.append(
+            f"{t.trump}: meld now {t.meld_now}, after the pass mean {m['mean']:.0f} "
+            f"(10/50/90%: {m['p10']:.0f}/{m['p50']:.0f}/{m['p90']:.0f}), trick points "
+            f"{t.trick_points:.0f} ± {t.trick_points_ci:.1f}"
+        )
+        lines.append("   bid  P(make)  95% CI        expected score")
+        for b in t.bids:
+            ci = f"{100 * b.ci_low:5.1f}-{100 * b.ci_high:5.1f}%"
+            lines.append(
+                f"  {b.bid:4d}  {100 * b.p_make:5.1f}%  {ci}  "
+                f"{b.expected_score:8.1f} ± {b.expected_score_ci:.1f}"
+            )
+        top = t.max_bid_at_risk if t.max_bid_at_risk is not None else "none"
+        lines.append(f"  best expected score at {t.best_bid}; highest bid made >= {a.risk}%: {top}")
+    d = a.default_bidder
+    won = _ci({"p": d["p_wins_auction"], "ci_low": d["ci_low"], "ci_high": d["ci_high"]})
+    if "median_bid_when_winning" in d:
+        won += f", median bid {d['median_bid_when_winning']:.0f} in {d['usual_trump']}"
+    lines += ["", f"default bidder with this hand: wins the auction {won}", a.verdict]
+    return lines
 
 
 if __name__ == "__main__":  # pragma: no cover

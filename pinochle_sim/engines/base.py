@@ -11,11 +11,17 @@ meld table, the engine's own extra array, per-seat policies) and the policy bund
 policies those seats use, a compile-time argument: :mod:`pinochle_sim.policies.bundle`), then
 scalars and outputs:
 
-* ``play_chunk(ra, ma, xa, pp, bundle, seed, start, lo, hi, dealer, out)``: hands ``start+lo ..
-  start+hi-1`` into ``out[:, lo:hi]`` (``dealer`` -1: rotate);
-* ``trace_one(ra, ma, xa, pp, bundle, seed, hand, dealer, out, trace)``: one hand with its trace;
-* ``play_games(ra, ma, xa, pp, bundle, seed, start, n, ncol, g0) -> (rows, used)``: whole games,
-  the game columns from row ``g0`` on.
+* ``play_chunk(ra, ma, xa, pp, bundle, seed, fx, start, lo, hi, dealer, out)``: hands
+  ``start+lo .. start+hi-1`` into ``out[:, lo:hi]`` (``dealer`` -1: rotate);
+* ``trace_one(ra, ma, xa, pp, bundle, seed, fx, hand, dealer, out, trace)``: one hand with its
+  trace;
+* ``play_games(ra, ma, xa, pp, bundle, seed, fx, start, n, ncol, g0) -> (rows, used)``: whole
+  games, the game columns from row ``g0`` on.
+
+``fx`` (int64[``FX_SIZE``], :mod:`pinochle_sim.core.deal`) is the deal constraints, always
+right after the seed: the cards fixed in each seat's hand and an optional forced contract
+(bidder and trump, auction engine only). :func:`pinochle_sim.core.deal.no_constraints` is the
+free deal, which draws exactly as before constraints existed (records unchanged).
 """
 
 from __future__ import annotations

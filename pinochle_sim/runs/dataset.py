@@ -62,6 +62,8 @@ class RunSettings:
     """The policy kinds the rules' engine asks for (what provenance lists)."""
     engine_version: int = 0
     """The engine's behaviour version (from its descriptor)."""
+    fixed: dict[str, str] | None = None
+    """Cards fixed per seat (``{"0": "AS AS 10S ..."}``; None: a free deal)."""
 
     @property
     def unit(self) -> str:
@@ -78,7 +80,7 @@ class RunSettings:
             "part_size": self.part_size,
             "dealer": self.dealer,
             "engine_version": self.engine_version,
-        }
+        } | ({"fixed": self.fixed} if self.fixed else {})
 
     @property
     def n_parts(self) -> int:
@@ -164,7 +166,7 @@ def provenance(settings: RunSettings, start: int, count: int, created: str) -> d
         "hand_count": count,
         "dealer": _dealer_text(settings.rules.players, settings.dealer),
         "created": created,
-    }
+    } | ({"fixed": settings.fixed} if settings.fixed else {})
 
 
 # ----------------------------------------------------------------------------- checking parts

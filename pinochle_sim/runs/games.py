@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pinochle_sim.core.deal import no_constraints
 from pinochle_sim.engines import EngineInputs
 from pinochle_sim.engines.games import MAX_DEALS
 from pinochle_sim.runs.parallel import in_chunks
@@ -38,9 +39,11 @@ def play_games_array(
     base = inputs.layout.ncol
     ncol = games_layout(inputs.rules).ncol
 
+    fx = no_constraints()
+
     def one(lo: int) -> np.ndarray:
         n = min(chunk, start + count - lo)
-        buf, rows = inputs.engine.play_games(*inputs.kernel_args(), seed, lo, n, ncol, base)
+        buf, rows = inputs.engine.play_games(*inputs.kernel_args(), seed, fx, lo, n, ncol, base)
         return buf[:, :rows]
 
     if count == 0:

@@ -37,7 +37,14 @@ from pinochle_sim.runs.dataset import (
 from pinochle_sim.runs.games import play_games_array
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.records import fields_for, to_table
-from pinochle_sim.runs.simulate import check_range, engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate import (
+    Fixed,
+    check_range,
+    deal_constraints,
+    describe_constraints,
+    engine_inputs,
+    play_hands_array,
+)
 from pinochle_sim.runs.warmup import Notify, warm_up
 
 DEFAULT_PART_SIZE = 1 << 17
@@ -207,6 +214,7 @@ def run(
     notify: Notify | None = None,
     force: bool = False,
     plan: Callable[[RunEstimate], None] | None = None,
+    fixed: Fixed | None = None,
 ) -> RunSummary:
     """Simulate ``hands`` hands of ``seed`` into a Parquet run folder (see :mod:`dataset`).
 
@@ -214,7 +222,8 @@ def run(
     most whatever ``hands`` is. ``progress(n)`` is called with the hands finished each time
     (first with the hands already done, once the kernels are compiled). With ``games``,
     ``hands`` counts whole games played to the target (:mod:`.games`), one row per deal;
-    ``dealer`` must then be None (the deal rotates within each game).
+    ``dealer`` must then be None (the deal rotates within each game). ``fixed`` pins cards to
+    seats (:func:`~pinochle_sim.runs.simulate.play_hands`); provenance records them.
 
     Before anything is written: the folder is checked (``resume``/``overwrite``), the run's
     size and time are estimated (``plan`` receives the :class:`RunEstimate`) and a run the free
@@ -229,6 +238,9 @@ def run(
     check_range(seed, 0, hands)
     if games and dealer is not None:
         raise ValueError("a games run rotates the dealer: it cannot be fixed")
+    fx = deal_constraints(inputs, fixed)
+    if games and fixed:
+        raise ValueError("a games run deals every card freely: fixed cards are for hand runs")
     if games:
         part_size = min(part_size, GAMES_PART_SIZE)
     settings = RunSettings(
@@ -241,6 +253,7 @@ def run(
         games=games,
         kinds=inputs.policy_kinds,
         engine_version=inputs.engine.version,
+        fixed=describe_constraints(fx, inputs.rules.players) or None,
     )
     path = out or default_out_dir(inputs.rules, seed, hands, games)
     folder = RunFolder(path, settings, resume=resume, overwrite=overwrite)  # reads only
@@ -282,7 +295,7 @@ def run(
                 # numba type and would compile the kernel a second time.
                 full = buffers[i % 2]
                 buf = full if count == full.shape[1] else np.empty((ncol, count), dtype=np.int64)
-                play_hands_array(inputs, seed, start, count, dealer=dealer, out=buf)
+                play_hands_array(inputs, seed, start, count, dealer=dealer, out=buf, fx=fx)
             meta = provenance(settings, start, count, folder.created)
             table = to_table(buf, inputs.rules, {META_KEY: json.dumps(meta).encode()}, games)
             if pending is not None:

@@ -9,9 +9,12 @@ True
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 import numpy as np
 
+from pinochle_sim.core.cards import card_name, encode_faces, format_cards, hand_faces, parse_cards
+from pinochle_sim.core.deal import FX_ANY, FX_BIDDER, FX_HANDS, FX_TRUMP, FX_UP, no_constraints
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
 from pinochle_sim.rules import Ruleset, resolve_rules
@@ -72,6 +75,81 @@ def check_range(seed: int, start: int, count: int) -> None:
         raise ValueError(f"hand indices must stay below 2**63 - 1, got start={start} count={count}")
 
 
+Fixed = Mapping[int, str | list[str] | list[int]]
+"""Cards fixed per seat: ``{seat: "AS 10S KS ..."}`` (a full hand or some known cards)."""
+
+
+def deal_constraints(
+    inputs: EngineInputs,
+    fixed: Fixed | None = None,
+    bidder: int | None = None,
+    trump: int | None = None,
+    upcard: str | None = None,
+) -> np.ndarray:
+    """The checked constraints array ``fx`` of :mod:`pinochle_sim.core.deal` (ValueError with
+    one line naming the problem: a seat the rules lack, too many cards for a hand, a third copy
+    of a card across seats, a forced contract without an auction)."""
+    fx = no_constraints()
+    rules = inputs.rules
+    counts = [0] * 24
+    owner: dict[int, int] = {}
+    if upcard is not None:
+        if inputs.rules.widow or inputs.engine.has_auction:
+            raise ValueError(f"rules {rules.name!r} turn up no card: --upcard is for two-hand")
+        ups = parse_cards(upcard)
+        if len(ups) != 1:
+            raise ValueError(f"the up-card is one card, got {upcard!r}")
+        up = ups[0]
+        counts[up] += 1
+        owner[up] = -1
+        fx[FX_UP] = up
+        fx[FX_ANY] = 1
+    for seat, cards in (fixed or {}).items():
+        if not isinstance(seat, int) or not 0 <= seat < rules.players:
+            raise ValueError(
+                f"fixed cards for seat {seat!r}: rules {rules.name!r} have seats "
+                f"0..{rules.players - 1}"
+            )
+        faces = parse_cards(cards)
+        if len(faces) > rules.hand_size:
+            raise ValueError(
+                f"seat {seat}: {len(faces)} fixed cards, but a hand of rules {rules.name!r} "
+                f"has {rules.hand_size}"
+            )
+        for f in faces:
+            counts[f] += 1
+            if counts[f] > 2:
+                other = owner[f]
+                where = "twice" if other == seat else f"for seats {other} and {seat}"
+                where = f"in seat {seat}'s hand and as the up-card" if other < 0 else where
+                raise ValueError(
+                    f"{card_name(f)} fixed {where} beyond its two copies "
+                    f"(the deck has only two of each card)"
+                )
+            owner.setdefault(f, seat)
+        fx[FX_HANDS + seat] = encode_faces(faces)
+        fx[FX_ANY] |= int(bool(faces))
+    if (bidder is None) != (trump is None):
+        raise ValueError("a forced contract needs both the bidder and the trump")
+    if bidder is not None and trump is not None:
+        if not inputs.engine.has_auction:
+            raise ValueError(f"rules {rules.name!r} have no auction: no bidder can be forced")
+        if not 0 <= bidder < rules.players or not 0 <= trump < 4:
+            raise ValueError(f"forced contract: bad seat {bidder} or trump {trump}")
+        fx[FX_BIDDER] = bidder
+        fx[FX_TRUMP] = trump
+    return fx
+
+
+def describe_constraints(fx: np.ndarray, players: int) -> dict[str, str]:
+    """The fixed cards of ``fx`` per seat, as provenance records them (``{"0": "AS 10S"}``)."""
+    return {
+        str(p): format_cards(hand_faces(int(fx[FX_HANDS + p])))
+        for p in range(players)
+        if fx[FX_HANDS + p]
+    }
+
+
 def play_hands_array(
     inputs: EngineInputs,
     seed: int,
@@ -80,8 +158,10 @@ def play_hands_array(
     chunk: int = DEFAULT_CHUNK,
     dealer: int | None = None,
     out: np.ndarray | None = None,
+    fx: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Play hands ``start .. start+count-1``; returns ``out[column, hand]`` (int64)."""
+    """Play hands ``start .. start+count-1`` (under the deal constraints ``fx`` of
+    :func:`deal_constraints`, none by default); returns ``out[column, hand]`` (int64)."""
     check_range(seed, start, count)
     if chunk < 1:
         raise ValueError("chunk must be positive")
@@ -96,8 +176,9 @@ def play_hands_array(
     kernel = inputs.engine.play_chunk
     d = -1 if dealer is None else dealer
     args = inputs.kernel_args()
+    fx = no_constraints() if fx is None else fx
     in_chunks(
-        lambda lo: kernel(*args, seed, start, lo, min(count, lo + chunk), d, out),
+        lambda lo: kernel(*args, seed, fx, start, lo, min(count, lo + chunk), d, out),
         range(0, count, chunk),
     )
     return out
@@ -112,15 +193,19 @@ def play_hands(
     chunk: int = DEFAULT_CHUNK,
     threads_: int | None = None,
     dealer: int | None = None,
+    fixed: Fixed | None = None,
 ) -> dict[str, np.ndarray]:
     """Play a contiguous range of hand indices; returns ``{column: int64 array}``.
 
-    Column meanings are documented in :mod:`pinochle_sim.runs.records`. The result for hand ``i``
-    depends only on ``(seed, i, rules, policies, dealer)``, never on ``chunk`` or ``threads_``.
+    ``fixed`` pins cards to seats (``{0: "AS AS 10S ..."}``: a full hand or some known cards);
+    the other cards are shuffled from each hand's own deal stream. Column meanings are
+    documented in :mod:`pinochle_sim.runs.records`. The result for hand ``i`` depends only on
+    ``(seed, i, rules, policies, dealer, fixed)``, never on ``chunk`` or ``threads_``.
     """
     inputs = engine_inputs(rules, policies)
+    fx = deal_constraints(inputs, fixed)
     with threads(threads_):
-        out = play_hands_array(inputs, seed, start, count, chunk, dealer)
+        out = play_hands_array(inputs, seed, start, count, chunk, dealer, fx=fx)
     return {name: out[i] for i, name in enumerate(inputs.layout.names)}
 
 
@@ -133,6 +218,7 @@ def trace_arrays(
     out = np.zeros((inputs.layout.ncol, 1), dtype=np.int64)
     trace = np.zeros(inputs.engine.trace_size, dtype=np.int64)
     inputs.engine.trace_one(
-        *inputs.kernel_args(), seed, hand, -1 if dealer is None else dealer, out, trace
-    )
+        *inputs.kernel_args(), seed, no_constraints(), hand, -1 if dealer is None else dealer,
+        out, trace,
+    )  # fmt: skip
     return out[:, 0], trace

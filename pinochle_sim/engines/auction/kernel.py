@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinochle_sim.core.deal import _deal
+from pinochle_sim.core.deal import FX_BIDDER, FX_TRUMP, _deal_fixed
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_DISCARD, STREAM_PASS, STREAM_PLAY, stream_init
 from pinochle_sim.core.tricks import suit_len
@@ -71,6 +71,7 @@ from pinochle_sim.rules.arrays import (
     RA_DISCARDS_COUNT,
     RA_GAME_TARGET,
     RA_HAND_SIZE,
+    RA_MIN_BID,
     RA_PARTNERS,
     RA_PASS,
     RA_PLAYERS,
@@ -283,6 +284,7 @@ def _play_hand(
     pp: np.ndarray,
     lay: np.ndarray,
     seed: int,
+    fx: np.ndarray,
     h: int,
     fixed_dealer: int,
     out: np.ndarray,
@@ -292,15 +294,16 @@ def _play_hand(
     trace: np.ndarray,
     tracing: bool,
 ) -> None:
-    """Play hand ``h`` of ``seed`` into column row ``row`` of ``out``."""
+    """Play hand ``h`` of ``seed`` under the deal constraints ``fx`` (:mod:`pinochle_sim.core.deal`)
+    into column row ``row`` of ``out``."""
     players = ra[RA_PLAYERS]
     partners = ra[RA_PARTNERS] != 0
     hands = scratch[S_HANDS : S_HANDS + 4]
     calls = scratch[S_CALLS:S_SIDES]
     sides = scratch[S_SIDES : S_SIDES + 16]
     dealer = h % players if fixed_dealer < 0 else fixed_dealer
-    widow = _deal(
-        seed, h, players, ra[RA_HAND_SIZE], ra[RA_WIDOW], scratch[S_DECK:S_HANDS], rs, hands
+    widow = _deal_fixed(
+        seed, h, players, ra[RA_HAND_SIZE], ra[RA_WIDOW], fx, scratch[S_DECK:S_HANDS], rs, hands
     )
     out[C_HAND, row] = h
     out[C_DEALER, row] = dealer
@@ -309,6 +312,11 @@ def _play_hand(
         bundle, dealer, players, scratch[S_LIMITS:S_TRUMPS], ra, pp, calls
     )
     trump = scratch[S_TRUMPS + bidder]
+    if fx[FX_BIDDER] >= 0:  # a forced contract (the advisor): this seat, this trump, min bid
+        bidder = fx[FX_BIDDER]
+        trump = fx[FX_TRUMP]
+        bid = ra[RA_MIN_BID]
+        stuck = False
     out[C_BIDDER, row] = bidder
     out[C_BID, row] = bid
     out[C_TRUMP, row] = trump
@@ -354,13 +362,15 @@ def _play_chunk(
     pp: np.ndarray,
     bundle: PolicyBundle,
     seed: int,
+    fx: np.ndarray,
     start: int,
     lo: int,
     hi: int,
     fixed_dealer: int,
     out: np.ndarray,
 ) -> None:
-    """Play hands ``start+lo .. start+hi-1`` into ``out[:, lo:hi]``.
+    """Play hands ``start+lo .. start+hi-1`` under the deal constraints ``fx`` into
+    ``out[:, lo:hi]``.
 
     The run driver (:func:`pinochle_sim.runs.simulate.play_hands_array`) calls this for chunks of a
     range on a thread pool; the kernel releases the GIL. Each call works on its own copies of the
@@ -371,14 +381,15 @@ def _play_chunk(
     ma_l = ma.copy()
     pp_l = pp.copy()
     lay_l = lay.copy()
+    fx_l = fx.copy()
     buf = np.empty((out.shape[0], hi - lo), dtype=np.int64)
     scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
     trace = np.empty(1, dtype=np.int64)
     for i in range(lo, hi):
         _play_hand(
-            bundle, ra_l, ma_l, pp_l, lay_l, seed, start + i, fixed_dealer, buf, i - lo, scratch,
-            rs, trace, False,
+            bundle, ra_l, ma_l, pp_l, lay_l, seed, fx_l, start + i, fixed_dealer, buf, i - lo,
+            scratch, rs, trace, False,
         )  # fmt: skip
     out[:, lo:hi] = buf
 
@@ -391,6 +402,7 @@ def _trace_one(
     pp: np.ndarray,
     bundle: PolicyBundle,
     seed: int,
+    fx: np.ndarray,
     h: int,
     fixed_dealer: int,
     out: np.ndarray,
@@ -399,12 +411,12 @@ def _trace_one(
     """Play one hand with tracing on (``out`` has one column)."""
     scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
-    _play_hand(bundle, ra, ma, pp, lay, seed, h, fixed_dealer, out, 0, scratch, rs, trace, True)
+    _play_hand(bundle, ra, ma, pp, lay, seed, fx, h, fixed_dealer, out, 0, scratch, rs, trace, True)
 
 
 @jit
 def _play_games(ra: np.ndarray, ma: np.ndarray, lay: np.ndarray, pp: np.ndarray,
-                bundle: PolicyBundle, seed: int, start: int, n: int, ncol: int,
+                bundle: PolicyBundle, seed: int, fx: np.ndarray, start: int, n: int, ncol: int,
                 g0: int) -> tuple[np.ndarray, int]:  # fmt: skip
     """Play games ``start .. start+n-1`` to the target (:mod:`pinochle_sim.engines.games`);
     returns (rows buffer, rows used)."""
@@ -426,8 +438,8 @@ def _play_games(ra: np.ndarray, ma: np.ndarray, lay: np.ndarray, pp: np.ndarray,
             if row == buf.shape[1]:
                 buf = grow(buf, row)
             h = g * MAX_DEALS + k
-            _play_hand(bundle, ra, ma, pp, lay, seed, h, (g + k) % players, buf, row, scratch, rs,
-                       trace, False)  # fmt: skip
+            _play_hand(bundle, ra, ma, pp, lay, seed, fx, h, (g + k) % players, buf, row, scratch,
+                       rs, trace, False)  # fmt: skip
             bside = _side(buf[C_BIDDER, row], partners)
             w = close_deal(buf, row, g, k, g0, lay[L_SCORE], sides, target, bside, bidder_wins,
                            totals)  # fmt: skip

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinochle_sim.core.deal import _deal
+from pinochle_sim.core.deal import _deal_fixed
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_MELD, STREAM_PLAY, stream_init
 from pinochle_sim.core.tricks import add_card, beaters, remove_card, suit_len
@@ -149,6 +149,7 @@ def _round_points(raw: int, rounding: int) -> int:
 @jit
 def _setup(
     seed: int,
+    fx: np.ndarray,
     h: int,
     ra: np.ndarray,
     ma: np.ndarray,
@@ -161,7 +162,7 @@ def _setup(
     hs = ra[RA_HAND_SIZE]
     deck = st[X_DECK : X_DECK + 48]
     hands = st[X_HANDS : X_HANDS + 2]
-    _deal(seed, h, 2, hs, 0, deck, rs, hands)
+    _deal_fixed(seed, h, 2, hs, 0, fx, deck, rs, hands)
     cs = st[X_CS : X_CS + CS_SIZE]
     cs[:] = 0
     for i in range(48):
@@ -413,6 +414,7 @@ def _play_deal(
     ca: np.ndarray,
     pp: np.ndarray,
     seed: int,
+    fx: np.ndarray,
     h: int,
     fixed_dealer: int,
     out: np.ndarray,
@@ -425,7 +427,7 @@ def _play_deal(
 ) -> None:
     """Play deal ``h`` of ``seed`` into column row ``row`` of ``out``."""
     dealer = h % 2 if fixed_dealer < 0 else fixed_dealer
-    up = _setup(seed, h, ra, ma, st, rs, out, row)
+    up = _setup(seed, fx, h, ra, ma, st, rs, out, row)
     trump = (up >> 1) // 6
     for k in range(XS_SIZE):
         st[X_SIDE + k] = 0
@@ -478,6 +480,7 @@ def _play_chunk(
     pp: np.ndarray,
     bundle: PolicyBundle,
     seed: int,
+    fx: np.ndarray,
     start: int,
     lo: int,
     hi: int,
@@ -490,6 +493,7 @@ def _play_chunk(
     ma_l = ma.copy()
     ca_l = ca.copy()
     pp_l = pp.copy()
+    fx_l = fx.copy()
     buf = np.empty((out.shape[0], hi - lo), dtype=np.int64)
     st = np.empty(SCRATCH2_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
@@ -497,8 +501,8 @@ def _play_chunk(
     trace = np.empty(1, dtype=np.int64)
     for i in range(lo, hi):
         _play_deal(
-            bundle, ra_l, ma_l, ca_l, pp_l, seed, start + i, fixed_dealer, buf, i - lo, st, rs, rm,
-            trace, False,
+            bundle, ra_l, ma_l, ca_l, pp_l, seed, fx_l, start + i, fixed_dealer, buf, i - lo, st,
+            rs, rm, trace, False,
         )  # fmt: skip
     out[:, lo:hi] = buf
 
@@ -511,6 +515,7 @@ def _trace_one(
     pp: np.ndarray,
     bundle: PolicyBundle,
     seed: int,
+    fx: np.ndarray,
     h: int,
     fixed_dealer: int,
     out: np.ndarray,
@@ -520,12 +525,12 @@ def _trace_one(
     st = np.empty(SCRATCH2_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
     rm = np.empty(2, dtype=np.uint64)
-    _play_deal(bundle, ra, ma, ca, pp, seed, h, fixed_dealer, out, 0, st, rs, rm, trace, True)
+    _play_deal(bundle, ra, ma, ca, pp, seed, fx, h, fixed_dealer, out, 0, st, rs, rm, trace, True)
 
 
 @jit
 def _play_games(ra: np.ndarray, ma: np.ndarray, ca: np.ndarray, pp: np.ndarray,
-                bundle: PolicyBundle, seed: int, start: int, n: int, ncol: int,
+                bundle: PolicyBundle, seed: int, fx: np.ndarray, start: int, n: int, ncol: int,
                 g0: int) -> tuple[np.ndarray, int]:  # fmt: skip
     """Play games ``start .. start+n-1`` to the target (:mod:`pinochle_sim.engines.games`; no
     bidder, so a tie at the top plays on); returns (rows buffer, rows used)."""
@@ -545,7 +550,7 @@ def _play_games(ra: np.ndarray, ma: np.ndarray, ca: np.ndarray, pp: np.ndarray,
                 buf = grow(buf, row)
             h = g * MAX_DEALS + k
             _play_deal(
-                bundle, ra, ma, ca, pp, seed, h, (g + k) % 2, buf, row, st, rs, rm, trace, False
+                bundle, ra, ma, ca, pp, seed, fx, h, (g + k) % 2, buf, row, st, rs, rm, trace, False
             )
             w = close_deal(buf, row, g, k, g0, D_SCORE, 2, target, -1, False, totals)
             row += 1
