@@ -1,0 +1,739 @@
+"""The double-dummy search: exact trick points under perfect play with every card seen.
+
+Positions are those of trick play (RULES.md section 7, and section 9's play-out): the cards
+each seat still holds, the seat that led the current trick and the cards already played to it.
+The *side* is a set of seats (``side_mask``, bit ``s`` = seat ``s``) that maximises the trick
+points it takes from the current trick to the end, the last-trick bonus included; every other
+seat minimises them, together. Four-hand partnerships: a seat and its partner; three-hand: the
+bidder alone against the other two; two-hand: one seat against the other.
+
+Jit-callable API (allocation-free; for policies and engines calling from their kernels)::
+
+    tt = new_table()                       # Python: the caller-owned work array, reusable
+    v = dd_solve(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt)
+    f, v = dd_best(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt)
+    lo, hi = dd_bounds(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt, lo, hi, nodes)
+    dd_move_values(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt, out)
+
+* ``h0..h3``: packed hands (``core.cards``: ``one | two << 24``) of seats 0..3, the cards each
+  still holds (0 for seats the rules do not have); ``ra``: the flat rule array
+  (``rules.arrays``: players, points, last-trick bonus, follow / trump / head rules).
+* ``leader``: the seat that led (or is to lead) the current trick; ``trick``: the cards already
+  played to it, packed by :func:`pack_trick` (``face + 1`` in bits ``8i..8i+7`` for the i-th card,
+  0 = no card); the seat to move is ``leader`` plus the number of cards played.
+* ``dd_solve``: the points the side takes from the current trick on (its cards on the table
+  included). ``dd_best``: a best card of the seat to move and that value; of several best cards,
+  the one with the fewest points, then the lowest rank, then the first suit (S, H, D, C).
+  ``dd_bounds``: refines a known ``lo <= value <= hi`` within a budget of search nodes and
+  returns the proven bounds (equal when solved). ``dd_move_values``: ``out[face]`` = the value
+  after the seat to move plays ``face``, -1 for faces it may not play.
+
+The work array ``tt`` (int64, from :func:`new_table`) holds a header, the search stack and a
+transposition table. Table entries are bounds on a trick-boundary position's value, valid for
+one rule set, trump and side: a call with another context starts a new *generation* (older
+entries stop matching, nothing is cleared), so one array serves any sequence of calls and an
+engine may allocate it once per chunk of hands. ``tt[H_NODES]`` counts search nodes.
+
+The search is a null-window test ("does the side take at least ``need`` points?") run with an
+explicit stack (no recursion, so the compiled code caches safely), repeated by a binary search
+over the possible values. It is exact: every cut-off is a proof. Its techniques: bounds from the
+points left; a transposition table at trick boundaries storing proven bounds; equivalent cards
+(adjacent remaining cards of one suit in one hand with equal points play alike); the last trick
+played out directly; move ordering.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
+from pinochle_sim.core.jit import jit
+from pinochle_sim.core.tricks import PLANE, SUIT_MASK, add_card, beaters, legal_mask, remove_card
+from pinochle_sim.rules.arrays import (
+    RA_FOLLOW,
+    RA_HEAD,
+    RA_LAST,
+    RA_PLAYERS,
+    RA_POINTS,
+    RA_TRUMP,
+)
+
+MAX_PLY = 68
+"""Plies of the deepest position: 16 tricks of up to 4 cards, and one more."""
+MAX_MOVES = 24
+"""Distinct faces a seat may hold."""
+
+# Header of the work array (int64 slots).
+H_MAGIC = 0  # MAGIC once initialised by new_table
+H_GEN = 1  # current generation of table entries (1..GEN_MAX)
+H_NODES = 2  # search nodes visited, cumulative
+H_MASK = 3  # number of table buckets - 1 (a power of two minus one)
+H_UNIT = 4  # gcd of the point values: every value is a multiple of it
+H_HANDS = 8  # 4 slots: the hands during a search
+H_CTX = 16  # context of the current generation, CTX_SIZE slots:
+CX_TRUMP = 0  # trump suit
+CX_SIDE = 1  # side mask
+CX_PLAYERS = 2  # seats
+CX_FOLLOW = 3  # 1 = must follow suit
+CX_MUST_TRUMP = 4  # 1 = must trump when void
+CX_HEAD = 5  # heading rule (core.tricks.HEAD_*)
+CX_LAST = 6  # last-trick bonus
+CX_POINTS = 7  # 6 slots: points by rank 9, J, Q, K, 10, A
+CTX_SIZE = 13
+H_SIZE = 32
+
+# One stack frame per ply: the ordered moves, then the node's state.
+F_N = MAX_MOVES  # number of moves
+F_I = F_N + 1  # next move to try
+F_FACE = F_N + 2  # the move being tried
+F_SEAT = F_N + 3  # seat to move
+F_K = F_N + 4  # cards already on the table in this trick
+F_LED = F_N + 5  # led suit (-1 at a trick boundary)
+F_WF = F_N + 6  # winning face on the table (-1: none)
+F_WS = F_N + 7  # seat of the winning face
+F_TP = F_N + 8  # points on the table
+F_TBL = F_N + 9  # faces on the table (mask)
+F_LEFT = F_N + 10  # tricks left, the current one included
+F_REM = F_N + 11  # points still in the hands, plus the last-trick bonus
+F_NEED = F_N + 12  # points the side needs from the current trick on
+F_WIDTH = F_N + 13
+STACK = H_SIZE
+ENTRIES = STACK + MAX_PLY * F_WIDTH
+
+# Table entries: E_WORDS int64 words, two entries per bucket.
+E_KEY0 = 0  # hand of seat 0 | leader << 48 | generation << 50
+E_KEY1 = 1  # hands of seats 1..3
+E_DATA = 4  # lo | hi << 16 | (best face + 1) << 32 | tricks left << 40
+E_WORDS = 5
+BUCKET = 2 * E_WORDS
+
+MAGIC = 0x5D501
+GEN_MAX = (1 << 13) - 1
+BOUND_MASK = 0xFFFF
+NO_BOUND = BOUND_MASK
+"""``hi`` of an entry that has no upper bound yet."""
+
+
+def new_table(bits: int = 20) -> np.ndarray:
+    """A work array with ``2**bits`` table buckets (two entries each; 80 bytes a bucket)."""
+    if not 4 <= bits <= 28:
+        raise ValueError(f"table bits must be between 4 and 28, got {bits}")
+    tt = np.zeros(ENTRIES + (1 << bits) * BUCKET, dtype=np.int64)
+    tt[H_MAGIC] = MAGIC
+    tt[H_MASK] = (1 << bits) - 1
+    return tt
+
+
+def pack_trick(faces: list[int] | tuple[int, ...]) -> int:
+    """The ``trick`` argument for the faces already played to the current trick, in order."""
+    if len(faces) > 3:
+        raise ValueError("a trick holds at most 3 cards before its last")
+    code = 0
+    for i, f in enumerate(faces):
+        code |= (int(f) + 1) << (8 * i)
+    return code
+
+
+# --------------------------------------------------------------------------- context
+
+
+@jit
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+@jit
+def _set_context(tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int) -> None:
+    """Make the header describe this rule set, trump and side; a change starts a generation."""
+    same = tt[H_GEN] > 0
+    vals = np.empty(CTX_SIZE, dtype=np.int64)
+    vals[CX_TRUMP] = trump
+    vals[CX_SIDE] = side_mask
+    vals[CX_PLAYERS] = ra[RA_PLAYERS]
+    vals[CX_FOLLOW] = ra[RA_FOLLOW] != 0
+    vals[CX_MUST_TRUMP] = ra[RA_TRUMP] != 0
+    vals[CX_HEAD] = ra[RA_HEAD]
+    vals[CX_LAST] = ra[RA_LAST]
+    for r in range(6):
+        vals[CX_POINTS + r] = ra[RA_POINTS + r]
+    for i in range(CTX_SIZE):
+        same = same and tt[H_CTX + i] == vals[i]
+    if same:
+        return
+    for i in range(CTX_SIZE):
+        tt[H_CTX + i] = vals[i]
+    unit = ra[RA_LAST]
+    for r in range(6):
+        unit = _gcd(unit, ra[RA_POINTS + r])
+    tt[H_UNIT] = unit if unit > 0 else 1
+    gen = tt[H_GEN] + 1
+    if gen > GEN_MAX:  # generations used up: clear the entries once
+        tt[ENTRIES:] = 0
+        gen = 1
+    tt[H_GEN] = gen
+
+
+@jit
+def new_generation(tt: np.ndarray) -> None:
+    """Forget every table entry (the next call starts afresh; for fair timing)."""
+    tt[H_GEN] = 0
+
+
+@jit
+def _side(tt: np.ndarray, seat: int) -> bool:
+    return (tt[H_CTX + CX_SIDE] >> seat) & 1 != 0
+
+
+@jit
+def _pts(tt: np.ndarray, f: int) -> int:
+    return tt[H_CTX + CX_POINTS + f % 6]
+
+
+@jit
+def _next_seat(tt: np.ndarray, seat: int) -> int:
+    return seat + 1 if seat + 1 < tt[H_CTX + CX_PLAYERS] else 0
+
+
+# --------------------------------------------------------------------------- transposition table
+
+
+@jit
+def _bucket(tt: np.ndarray, leader: int) -> int:
+    """Offset of the bucket of the trick-boundary position in ``tt[H_HANDS:]``."""
+    h = tt[H_HANDS] * 0x9E3779B97F4A7C15
+    h ^= tt[H_HANDS + 1] * 0xC2B2AE3D27D4EB4F
+    h ^= tt[H_HANDS + 2] * 0x165667B19E3779F9
+    h ^= tt[H_HANDS + 3] * 0x27D4EB2F165667C5
+    h ^= leader * 0x94D049BB133111EB
+    h ^= h >> 31
+    return ENTRIES + ((h >> 17) & tt[H_MASK]) * BUCKET
+
+
+@jit
+def _key0(tt: np.ndarray, leader: int) -> int:
+    return tt[H_HANDS] | (leader << 48) | (tt[H_GEN] << 50)
+
+
+@jit
+def _matches(tt: np.ndarray, e: int, k0: int) -> bool:
+    return (
+        tt[e] == k0
+        and tt[e + 1] == tt[H_HANDS + 1]
+        and tt[e + 2] == tt[H_HANDS + 2]
+        and tt[e + 3] == tt[H_HANDS + 3]
+    )
+
+
+@jit
+def _tt_find(tt: np.ndarray, leader: int) -> int:
+    """Offset of the entry of the current position (hands in the header), or -1."""
+    b = _bucket(tt, leader)
+    k0 = _key0(tt, leader)
+    if _matches(tt, b, k0):
+        return b
+    if _matches(tt, b + E_WORDS, k0):
+        return b + E_WORDS
+    return -1
+
+
+@jit
+def _tt_store(tt: np.ndarray, leader: int, left: int, need: int, ok: bool, best: int) -> None:
+    """Record ``value >= need`` (``ok``) or ``value < need`` for the current position."""
+    b = _bucket(tt, leader)
+    k0 = _key0(tt, leader)
+    e = -1
+    if _matches(tt, b, k0):
+        e = b
+    elif _matches(tt, b + E_WORDS, k0):
+        e = b + E_WORDS
+    if e >= 0:
+        data = tt[e + E_DATA]
+        lo = data & BOUND_MASK
+        hi = (data >> 16) & BOUND_MASK
+        old_best = (data >> 32) & 0xFF
+    else:
+        # depth-preferred first slot, always-replace second slot
+        d0 = tt[b + E_DATA]
+        stale = (tt[b] >> 50) != tt[H_GEN]
+        if stale or ((d0 >> 40) & 0xFF) <= left:
+            for j in range(E_WORDS):
+                tt[b + E_WORDS + j] = tt[b + j]
+            e = b
+        else:
+            e = b + E_WORDS
+        tt[e] = k0
+        tt[e + 1] = tt[H_HANDS + 1]
+        tt[e + 2] = tt[H_HANDS + 2]
+        tt[e + 3] = tt[H_HANDS + 3]
+        lo = 0
+        hi = NO_BOUND
+        old_best = 0
+    if ok:
+        lo = max(lo, need)
+    else:
+        hi = min(hi, need - 1)
+    nb = best + 1 if best >= 0 else old_best
+    tt[e + E_DATA] = lo | (hi << 16) | (nb << 32) | (left << 40)
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@jit
+def _reps(tt: np.ndarray, legal: int, own: int, occ: int) -> int:
+    """One face of each class of equivalent legal faces: the lowest.
+
+    ``g`` below ``f`` in one suit, both held only by the seat to move (no other copy in another
+    hand or on the table), no other card between them and equal points: playing either leaves
+    the same game up to renaming, since no other card can fall between them (cards only leave).
+    """
+    out = 0
+    every = own | occ
+    m = legal
+    while m:
+        f = lowest_bit_index(m)
+        b = 1 << f
+        m ^= b
+        below = every & SUIT_MASK[f // 6] & (b - 1)
+        if below and not (occ & b):
+            g = highest_bit_index(below)
+            gb = 1 << g
+            if (own & gb) and not (occ & gb) and _pts(tt, g) == _pts(tt, f):
+                continue
+        out |= b
+    return out
+
+
+@jit
+def _order(tt: np.ndarray, fb: int, moves: int, k: int, wf: int, hint: int) -> int:
+    """Write ``moves`` (a face mask) into frame ``fb`` in search order; returns how many."""
+    n = 0
+    m = moves
+    while m:
+        f = highest_bit_index(m)
+        m ^= 1 << f
+        # baseline: higher ranks first, the table's remembered best move before all
+        score = (f % 6) * 8 - f // 6
+        if f == hint:
+            score = 1000
+        j = n
+        while j > 0 and tt[fb + j - 1] >> 16 < score:
+            tt[fb + j] = tt[fb + j - 1]
+            j -= 1
+        tt[fb + j] = f | (score << 16)
+        n += 1
+    for j in range(n):
+        tt[fb + j] &= 0xFFFF
+    return n
+
+
+@jit
+def _gen(tt: np.ndarray, fb: int, seat: int, k: int, led: int, wf: int, tbl: int, hint: int) -> int:
+    """Order the distinct non-equivalent legal faces of ``seat`` into frame ``fb``."""
+    hand = tt[H_HANDS + seat]
+    own = hand & PLANE
+    occ = tbl
+    for s in range(tt[H_CTX + CX_PLAYERS]):
+        if s != seat:
+            occ |= tt[H_HANDS + s] & PLANE
+    legal = legal_mask(
+        own,
+        led,
+        wf,
+        tt[H_CTX + CX_TRUMP],
+        tt[H_CTX + CX_FOLLOW] != 0,
+        tt[H_CTX + CX_MUST_TRUMP] != 0,
+        tt[H_CTX + CX_HEAD],
+    )
+    return _order(tt, fb, _reps(tt, legal, own, occ), k, wf, hint)
+
+
+@jit
+def _last_trick(tt: np.ndarray, leader: int) -> int:
+    """Points the side takes from the last trick (one card in each hand), bonus included."""
+    trump = tt[H_CTX + CX_TRUMP]
+    seat = leader
+    wf = -1
+    ws = leader
+    pts = tt[H_CTX + CX_LAST]
+    for _ in range(tt[H_CTX + CX_PLAYERS]):
+        f = lowest_bit_index(tt[H_HANDS + seat] & PLANE)
+        pts += _pts(tt, f)
+        if wf < 0 or (beaters(wf, trump) >> f) & 1:
+            wf = f
+            ws = seat
+        seat = _next_seat(tt, seat)
+    return pts if _side(tt, ws) else 0
+
+
+# --------------------------------------------------------------------------- search
+
+ENTER = 0
+NEXT = 1
+RETURN = 2
+
+
+@jit
+def _search(
+    tt: np.ndarray,
+    seat: int,
+    k: int,
+    led: int,
+    wf: int,
+    ws: int,
+    tp: int,
+    tbl: int,
+    left: int,
+    rem: int,
+    need: int,
+    limit: int,
+) -> int:
+    """Null-window test from the state given (hands in the header): 1 if the side takes at least
+    ``need`` points from the current trick on, 0 if not, -1 when ``tt[H_NODES]`` reached
+    ``limit`` first (the hands are then left as they were at that moment)."""
+    trump = tt[H_CTX + CX_TRUMP]
+    players = tt[H_CTX + CX_PLAYERS]
+    last = tt[H_CTX + CX_LAST]
+    nodes = tt[H_NODES]
+    d = 0
+    r = 0
+    phase = ENTER
+    while True:
+        if phase == ENTER:
+            nodes += 1
+            if nodes > limit:
+                tt[H_NODES] = nodes
+                return -1
+            r = -1
+            hint = -1
+            if need <= 0:
+                r = 1
+            elif need > tp + rem:
+                r = 0
+            elif k == 0:
+                if left == 1:
+                    r = 1 if _last_trick(tt, seat) >= need else 0
+                else:
+                    e = _tt_find(tt, seat)
+                    if e >= 0:
+                        data = tt[e + E_DATA]
+                        if data & BOUND_MASK >= need:
+                            r = 1
+                        elif (data >> 16) & BOUND_MASK < need:
+                            r = 0
+                        else:
+                            hint = ((data >> 32) & 0xFF) - 1
+            if r >= 0:
+                phase = RETURN
+                continue
+            fb = STACK + d * F_WIDTH
+            tt[fb + F_SEAT] = seat
+            tt[fb + F_K] = k
+            tt[fb + F_LED] = led
+            tt[fb + F_WF] = wf
+            tt[fb + F_WS] = ws
+            tt[fb + F_TP] = tp
+            tt[fb + F_TBL] = tbl
+            tt[fb + F_LEFT] = left
+            tt[fb + F_REM] = rem
+            tt[fb + F_NEED] = need
+            tt[fb + F_N] = _gen(tt, fb, seat, k, led, wf, tbl, hint)
+            tt[fb + F_I] = 0
+            phase = NEXT
+        elif phase == NEXT:
+            fb = STACK + d * F_WIDTH
+            i = tt[fb + F_I]
+            seat = tt[fb + F_SEAT]
+            k = tt[fb + F_K]
+            if i == tt[fb + F_N]:
+                r = 0 if _side(tt, seat) else 1
+                if k == 0:
+                    _tt_store(tt, seat, tt[fb + F_LEFT], tt[fb + F_NEED], r == 1, -1)
+                phase = RETURN
+                continue
+            tt[fb + F_I] = i + 1
+            f = tt[fb + i]
+            tt[fb + F_FACE] = f
+            tt[H_HANDS + seat] = remove_card(tt[H_HANDS + seat], f)
+            led = tt[fb + F_LED]
+            wf = tt[fb + F_WF]
+            ws = tt[fb + F_WS]
+            tp = tt[fb + F_TP]
+            tbl = tt[fb + F_TBL]
+            left = tt[fb + F_LEFT]
+            rem = tt[fb + F_REM]
+            need = tt[fb + F_NEED]
+            p = _pts(tt, f)
+            tp += p
+            rem -= p
+            tbl |= 1 << f
+            if k == 0:
+                led = f // 6
+                wf = f
+                ws = seat
+            elif (beaters(wf, trump) >> f) & 1:
+                wf = f
+                ws = seat
+            k += 1
+            if k == players:  # the trick is complete
+                left -= 1
+                if left == 0:
+                    tp += last
+                    rem -= last
+                if _side(tt, ws):
+                    need -= tp
+                seat = ws
+                k = 0
+                led = -1
+                wf = -1
+                tp = 0
+                tbl = 0
+            else:
+                seat = seat + 1 if seat + 1 < players else 0
+            d += 1
+            phase = ENTER
+        else:  # RETURN: the node at depth d has result r
+            if d == 0:
+                tt[H_NODES] = nodes
+                return r
+            d -= 1
+            fb = STACK + d * F_WIDTH
+            seat = tt[fb + F_SEAT]
+            f = tt[fb + F_FACE]
+            tt[H_HANDS + seat] = add_card(tt[H_HANDS + seat], f)
+            if (r == 1) == _side(tt, seat):  # a cut-off: this move decides the node
+                if tt[fb + F_K] == 0:
+                    _tt_store(tt, seat, tt[fb + F_LEFT], tt[fb + F_NEED], r == 1, f)
+                continue
+            phase = NEXT
+
+
+# --------------------------------------------------------------------------- positions
+
+
+@jit
+def _hand_points(tt: np.ndarray, hand: int) -> int:
+    total = 0
+    for f in range(24):
+        total += _pts(tt, f) * (((hand >> f) & 1) + ((hand >> (f + 24)) & 1))
+    return total
+
+
+@jit
+def _state(
+    tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int
+) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """Load a position into the header (context already set); returns its state
+    ``(seat, k, led, wf, ws, tp, tbl, left, rem)`` as :func:`_search` takes it."""
+    trump = tt[H_CTX + CX_TRUMP]
+    tt[H_HANDS] = h0
+    tt[H_HANDS + 1] = h1
+    tt[H_HANDS + 2] = h2
+    tt[H_HANDS + 3] = h3
+    seat = leader
+    k = 0
+    led = -1
+    wf = -1
+    ws = leader
+    tp = 0
+    tbl = 0
+    for i in range(3):
+        f = ((trick >> (8 * i)) & 0xFF) - 1
+        if f < 0:
+            break
+        tp += _pts(tt, f)
+        tbl |= 1 << f
+        if k == 0:
+            led = f // 6
+            wf = f
+            ws = seat
+        elif (beaters(wf, trump) >> f) & 1:
+            wf = f
+            ws = seat
+        k += 1
+        seat = _next_seat(tt, seat)
+    rem = tt[H_CTX + CX_LAST]
+    for s in range(4):
+        rem += _hand_points(tt, tt[H_HANDS + s])
+    left = popcount(tt[H_HANDS + seat])
+    return seat, k, led, wf, ws, tp, tbl, left, rem
+
+
+@jit
+def _test(
+    tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, need: int,
+    limit: int,
+) -> int:  # fmt: skip
+    """Null-window test of a position: 1 (value >= need), 0 (value < need) or -1 (out of
+    nodes)."""
+    seat, k, led, wf, ws, tp, tbl, left, rem = _state(tt, h0, h1, h2, h3, leader, trick)
+    if left == 0:
+        return 1 if tp >= need else 0
+    return _search(tt, seat, k, led, wf, ws, tp, tbl, left, rem, need, limit)
+
+
+@jit
+def _narrow(
+    tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, lo: int,
+    hi: int, limit: int,
+) -> tuple[int, int]:  # fmt: skip
+    """Binary search of the value inside ``[lo, hi]`` until solved or ``limit`` nodes."""
+    st = _state(tt, h0, h1, h2, h3, leader, trick)
+    unit = tt[H_UNIT]
+    hi = min(hi, st[5] + st[8])  # the points on the table and still in the hands
+    lo = max(lo, 0)
+    while lo < hi:
+        mid = lo + ((hi - lo) // unit + 1) // 2 * unit
+        r = _test(tt, h0, h1, h2, h3, leader, trick, mid, limit)
+        if r < 0:
+            break
+        if r == 1:
+            lo = mid
+        else:
+            hi = mid - unit
+    return lo, hi
+
+
+@jit
+def dd_bounds(
+    h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
+    side_mask: int, tt: np.ndarray, lo: int, hi: int, max_nodes: int,
+) -> tuple[int, int]:  # fmt: skip
+    """Narrow ``lo <= value <= hi`` until equal or ``max_nodes`` search nodes are spent; returns
+    the proven bounds (``hi`` clipped to the points in play, ``lo`` to 0)."""
+    _set_context(tt, trump, ra, side_mask)
+    return _narrow(tt, h0, h1, h2, h3, leader, trick, lo, hi, tt[H_NODES] + max_nodes)
+
+
+UNLIMITED = 1 << 62
+
+
+@jit
+def _value(tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int) -> int:
+    lo, _ = _narrow(tt, h0, h1, h2, h3, leader, trick, 0, UNLIMITED, UNLIMITED)
+    return lo
+
+
+@jit
+def dd_solve(
+    h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
+    side_mask: int, tt: np.ndarray,
+) -> int:  # fmt: skip
+    """The points the side takes from the current trick on under perfect play."""
+    _set_context(tt, trump, ra, side_mask)
+    return _value(tt, h0, h1, h2, h3, leader, trick)
+
+
+@jit
+def _after(
+    tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, f: int
+) -> tuple[int, int, int, int, int, int, int]:
+    """The position after the seat to move plays ``f``: ``(h0, h1, h2, h3, leader, trick,
+    points the side took)``, the points non-zero only when ``f`` completes a trick it wins."""
+    players = tt[H_CTX + CX_PLAYERS]
+    trump = tt[H_CTX + CX_TRUMP]
+    k = _trick_len(trick)
+    seat = (leader + k) % players
+    n0 = remove_card(h0, f) if seat == 0 else h0
+    n1 = remove_card(h1, f) if seat == 1 else h1
+    n2 = remove_card(h2, f) if seat == 2 else h2
+    n3 = remove_card(h3, f) if seat == 3 else h3
+    if k + 1 < players:
+        return n0, n1, n2, n3, leader, trick | ((f + 1) << (8 * k)), 0
+    wf = -1
+    ws = leader
+    pts = 0
+    s = leader
+    for i in range(players):
+        g = ((trick >> (8 * i)) & 0xFF) - 1 if i < k else f
+        pts += _pts(tt, g)
+        if wf < 0 or (beaters(wf, trump) >> g) & 1:
+            wf = g
+            ws = s
+        s = _next_seat(tt, s)
+    if n0 | n1 | n2 | n3 == 0:
+        pts += tt[H_CTX + CX_LAST]
+    return n0, n1, n2, n3, ws, 0, pts if _side(tt, ws) else 0
+
+
+@jit
+def _trick_len(trick: int) -> int:
+    k = 0
+    while k < 3 and (trick >> (8 * k)) & 0xFF:
+        k += 1
+    return k
+
+
+@jit
+def _legal_now(tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int) -> int:
+    """Face mask of the legal plays of the seat to move (context already set)."""
+    st = _state(tt, h0, h1, h2, h3, leader, trick)
+    return legal_mask(
+        tt[H_HANDS + st[0]] & PLANE,
+        st[2],
+        st[3],
+        tt[H_CTX + CX_TRUMP],
+        tt[H_CTX + CX_FOLLOW] != 0,
+        tt[H_CTX + CX_MUST_TRUMP] != 0,
+        tt[H_CTX + CX_HEAD],
+    )
+
+
+@jit
+def dd_move_values(
+    h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
+    side_mask: int, tt: np.ndarray, out: np.ndarray,
+) -> None:  # fmt: skip
+    """``out[face]`` (24 slots) = the side's points from the current trick on after the seat
+    to move plays ``face`` and all play perfectly after; -1 where ``face`` is not legal."""
+    _set_context(tt, trump, ra, side_mask)
+    legal = _legal_now(tt, h0, h1, h2, h3, leader, trick)
+    for f in range(24):
+        out[f] = -1
+        if (legal >> f) & 1:
+            n0, n1, n2, n3, ldr, trk, got = _after(tt, h0, h1, h2, h3, leader, trick, f)
+            out[f] = got + _value(tt, n0, n1, n2, n3, ldr, trk)
+
+
+@jit
+def _tie_order(tt: np.ndarray, f: int) -> int:
+    """Preference among equally good cards: fewer points, then lower rank, then suit order."""
+    return _pts(tt, f) * 64 + (f % 6) * 4 + f // 6
+
+
+@jit
+def dd_best(
+    h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
+    side_mask: int, tt: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
+    """``(face, value)``: a best card for the seat to move (of several, the one with the fewest
+    points, then the lowest rank, then the first suit) and the position's value."""
+    _set_context(tt, trump, ra, side_mask)
+    v = _value(tt, h0, h1, h2, h3, leader, trick)
+    seat = _to_move(tt, leader, trick)
+    maxing = _side(tt, seat)
+    unit = tt[H_UNIT]
+    remaining = _legal_now(tt, h0, h1, h2, h3, leader, trick)
+    while remaining:
+        best = -1
+        m = remaining
+        while m:
+            f = lowest_bit_index(m)
+            m ^= 1 << f
+            if best < 0 or _tie_order(tt, f) < _tie_order(tt, best):
+                best = f
+        remaining ^= 1 << best
+        n0, n1, n2, n3, ldr, trk, got = _after(tt, h0, h1, h2, h3, leader, trick, best)
+        if maxing:
+            if _test(tt, n0, n1, n2, n3, ldr, trk, v - got, UNLIMITED) == 1:
+                return best, v
+        elif _test(tt, n0, n1, n2, n3, ldr, trk, v - got + unit, UNLIMITED) == 0:
+            return best, v
+    return -1, v
+
+
+@jit
+def _to_move(tt: np.ndarray, leader: int, trick: int) -> int:
+    return (leader + _trick_len(trick)) % tt[H_CTX + CX_PLAYERS]
