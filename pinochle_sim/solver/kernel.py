@@ -307,17 +307,63 @@ def _reps(tt: np.ndarray, legal: int, own: int, occ: int) -> int:
 
 
 @jit
-def _order(tt: np.ndarray, fb: int, moves: int, k: int, wf: int, hint: int) -> int:
-    """Write ``moves`` (a face mask) into frame ``fb`` in search order; returns how many."""
+def _legal_for(tt: np.ndarray, seat: int, led: int, wf: int) -> int:
+    """Legal faces of ``seat`` to a trick led in ``led`` that ``wf`` is winning."""
+    return legal_mask(
+        tt[H_HANDS + seat] & PLANE,
+        led,
+        wf,
+        tt[H_CTX + CX_TRUMP],
+        tt[H_CTX + CX_FOLLOW] != 0,
+        tt[H_CTX + CX_MUST_TRUMP] != 0,
+        tt[H_CTX + CX_HEAD],
+    )
+
+
+@jit
+def _side_takes(tt: np.ndarray, seat: int, k: int, led: int, w: int, wseat: int) -> bool:
+    """A guess, for move ordering only: does ``seat``'s side take the trick when, after its
+    card (the ``k``-th), ``w`` held by ``wseat`` is winning? The first later seat of the other
+    side than ``wseat`` that could beat ``w`` is taken to do so."""
+    trump = tt[H_CTX + CX_TRUMP]
+    players = tt[H_CTX + CX_PLAYERS]
+    holder = _side(tt, wseat)
+    s = _next_seat(tt, seat)
+    for _ in range(k + 1, players):
+        if _side(tt, s) != holder and _legal_for(tt, s, led, w) & beaters(w, trump):
+            return _side(tt, s) == _side(tt, seat)
+        s = _next_seat(tt, s)
+    return holder == _side(tt, seat)
+
+
+@jit
+def _order(
+    tt: np.ndarray, fb: int, moves: int, seat: int, k: int, led: int, wf: int, ws: int, hint: int
+) -> int:
+    """Write ``moves`` (a face mask) into frame ``fb`` in search order; returns how many.
+
+    First the table's remembered best move; then the cards with which the side (by a guess,
+    :func:`_side_takes`) takes the trick, the most points first, cheapest rank first; then the
+    others, fewest points first, lowest rank first."""
+    trump = tt[H_CTX + CX_TRUMP]
     n = 0
     m = moves
     while m:
-        f = highest_bit_index(m)
+        f = lowest_bit_index(m)
         m ^= 1 << f
-        # baseline: higher ranks first, the table's remembered best move before all
-        score = (f % 6) * 8 - f // 6
+        p = _pts(tt, f)
+        if k == 0:
+            takes = _side_takes(tt, seat, 0, f // 6, f, seat)
+        elif (beaters(wf, trump) >> f) & 1:
+            takes = _side_takes(tt, seat, k, led, f, seat)
+        else:
+            takes = _side_takes(tt, seat, k, led, wf, ws)
         if f == hint:
-            score = 1000
+            score = 4000
+        elif takes:
+            score = 2000 + 16 * p - f % 6
+        else:
+            score = 1000 - 16 * p - f % 6
         j = n
         while j > 0 and tt[fb + j - 1] >> 16 < score:
             tt[fb + j] = tt[fb + j - 1]
@@ -330,24 +376,17 @@ def _order(tt: np.ndarray, fb: int, moves: int, k: int, wf: int, hint: int) -> i
 
 
 @jit
-def _gen(tt: np.ndarray, fb: int, seat: int, k: int, led: int, wf: int, tbl: int, hint: int) -> int:
+def _gen(
+    tt: np.ndarray, fb: int, seat: int, k: int, led: int, wf: int, ws: int, tbl: int, hint: int
+) -> int:
     """Order the distinct non-equivalent legal faces of ``seat`` into frame ``fb``."""
-    hand = tt[H_HANDS + seat]
-    own = hand & PLANE
+    own = tt[H_HANDS + seat] & PLANE
     occ = tbl
     for s in range(tt[H_CTX + CX_PLAYERS]):
         if s != seat:
             occ |= tt[H_HANDS + s] & PLANE
-    legal = legal_mask(
-        own,
-        led,
-        wf,
-        tt[H_CTX + CX_TRUMP],
-        tt[H_CTX + CX_FOLLOW] != 0,
-        tt[H_CTX + CX_MUST_TRUMP] != 0,
-        tt[H_CTX + CX_HEAD],
-    )
-    return _order(tt, fb, _reps(tt, legal, own, occ), k, wf, hint)
+    legal = _legal_for(tt, seat, led, wf)
+    return _order(tt, fb, _reps(tt, legal, own, occ), seat, k, led, wf, ws, hint)
 
 
 @jit
@@ -439,7 +478,7 @@ def _search(
             tt[fb + F_LEFT] = left
             tt[fb + F_REM] = rem
             tt[fb + F_NEED] = need
-            tt[fb + F_N] = _gen(tt, fb, seat, k, led, wf, tbl, hint)
+            tt[fb + F_N] = _gen(tt, fb, seat, k, led, wf, ws, tbl, hint)
             tt[fb + F_I] = 0
             phase = NEXT
         elif phase == NEXT:
@@ -670,15 +709,7 @@ def _trick_len(trick: int) -> int:
 def _legal_now(tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int) -> int:
     """Face mask of the legal plays of the seat to move (context already set)."""
     st = _state(tt, h0, h1, h2, h3, leader, trick)
-    return legal_mask(
-        tt[H_HANDS + st[0]] & PLANE,
-        st[2],
-        st[3],
-        tt[H_CTX + CX_TRUMP],
-        tt[H_CTX + CX_FOLLOW] != 0,
-        tt[H_CTX + CX_MUST_TRUMP] != 0,
-        tt[H_CTX + CX_HEAD],
-    )
+    return _legal_for(tt, st[0], st[2], st[3])
 
 
 @jit
