@@ -96,9 +96,16 @@ F_TBL = F_N + 9  # faces on the table (mask)
 F_LEFT = F_N + 10  # tricks left, the current one included
 F_REM = F_N + 11  # points still in the hands, plus the last-trick bonus
 F_NEED = F_N + 12  # points the side needs from the current trick on
-F_WIDTH = F_N + 13
+F_KEY = F_N + 13  # 5 slots at a trick boundary: the table key (4 words), its bucket
+F_WIDTH = F_N + 18
 STACK = H_SIZE
-ENTRIES = STACK + MAX_PLY * F_WIDTH
+CANON = STACK + MAX_PLY * F_WIDTH
+"""64 x 64 slots: ``CANON + 64 * p + x`` is the 6-bit rank set ``x`` of a suit whose
+remaining ranks are ``p``, with every rank moved down over the missing ranks of its run (a
+run: consecutive ranks worth equal points)."""
+UNCANON = CANON + 64 * 64
+"""64 x 6 slots: the rank that :data:`CANON` moved to rank ``c`` (for remaining ranks ``p``)."""
+ENTRIES = UNCANON + 64 * 6
 
 # Table entries: E_WORDS int64 words, two entries per bucket.
 E_KEY0 = 0  # hand of seat 0 | leader << 48 | generation << 50
@@ -106,6 +113,12 @@ E_KEY1 = 1  # hands of seats 1..3
 E_DATA = 4  # lo | hi << 16 | (best face + 1) << 32 | tricks left << 40
 E_WORDS = 5
 BUCKET = 2 * E_WORDS
+
+RANK_BOTH = np.array(
+    [sum(((1 << (6 * s + r)) | (1 << (24 + 6 * s + r))) for s in range(4)) for r in range(6)],
+    dtype=np.int64,
+)
+"""Each rank's faces in both planes of a packed hand."""
 
 MAGIC = 0x5D501
 GEN_MAX = (1 << 13) - 1
@@ -168,11 +181,45 @@ def _set_context(tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int) -> 
     for r in range(6):
         unit = _gcd(unit, ra[RA_POINTS + r])
     tt[H_UNIT] = unit if unit > 0 else 1
+    _build_canon(tt)
     gen = tt[H_GEN] + 1
     if gen > GEN_MAX:  # generations used up: clear the entries once
         tt[ENTRIES:] = 0
         gen = 1
     tt[H_GEN] = gen
+
+
+@jit
+def _build_canon(tt: np.ndarray) -> None:
+    """Fill :data:`CANON` and :data:`UNCANON` for the points of the context.
+
+    Which ranks are gone matters only through the order of the remaining cards and their
+    points: two positions whose suits list the same holders and points in the same order have
+    the same value. Moving each remaining rank down to the lowest free rank of its run of
+    equal points gives one representative of every such class."""
+    for p in range(64):
+        for c in range(6):
+            tt[UNCANON + 6 * p + c] = -1
+        to = np.empty(6, dtype=np.int64)
+        start = 0
+        nxt = 0
+        for r in range(6):
+            if r > 0 and _pts(tt, r) != _pts(tt, r - 1):
+                start = r
+                nxt = r
+            if (p >> r) & 1:
+                to[r] = nxt
+                tt[UNCANON + 6 * p + nxt] = r
+                nxt += 1
+            else:
+                to[r] = -1
+            _ = start
+        for x in range(64):
+            y = 0
+            for r in range(6):
+                if (x >> r) & 1 and to[r] >= 0:
+                    y |= 1 << to[r]
+            tt[CANON + 64 * p + x] = y
 
 
 @jit
@@ -200,54 +247,82 @@ def _next_seat(tt: np.ndarray, seat: int) -> int:
 
 
 @jit
-def _bucket(tt: np.ndarray, leader: int) -> int:
-    """Offset of the bucket of the trick-boundary position in ``tt[H_HANDS:]``."""
-    h = tt[H_HANDS] * 0x9E3779B97F4A7C15
-    h ^= tt[H_HANDS + 1] * 0xC2B2AE3D27D4EB4F
-    h ^= tt[H_HANDS + 2] * 0x165667B19E3779F9
-    h ^= tt[H_HANDS + 3] * 0x27D4EB2F165667C5
-    h ^= leader * 0x94D049BB133111EB
+def _make_key(tt: np.ndarray, ko: int, leader: int) -> None:
+    """Write the table key of the trick-boundary position in the header (hands) into
+    ``tt[ko:ko + 4]`` and its bucket's offset into ``tt[ko + 4]``: the canonical hands
+    (:data:`CANON`), with the leader and the generation in the first word's top bits."""
+    players = tt[H_CTX + CX_PLAYERS]
+    every = 0
+    for s in range(players):
+        every |= tt[H_HANDS + s]
+    for s in range(4):
+        tt[ko + s] = 0
+    for suit in range(4):
+        sh = 6 * suit
+        base = CANON + 64 * ((every >> sh) & 63)
+        for s in range(players):
+            h = tt[H_HANDS + s]
+            one = tt[base + ((h >> sh) & 63)]
+            two = tt[base + ((h >> (24 + sh)) & 63)]
+            tt[ko + s] |= (one << sh) | (two << (24 + sh))
+    tt[ko] |= (leader << 48) | (tt[H_GEN] << 50)
+    h = tt[ko] * 0x9E3779B97F4A7C15
+    h ^= tt[ko + 1] * 0xC2B2AE3D27D4EB4F
+    h ^= tt[ko + 2] * 0x165667B19E3779F9
+    h ^= tt[ko + 3] * 0x27D4EB2F165667C5
     h ^= h >> 31
-    return ENTRIES + ((h >> 17) & tt[H_MASK]) * BUCKET
+    tt[ko + 4] = ENTRIES + ((h >> 17) & tt[H_MASK]) * BUCKET
 
 
 @jit
-def _key0(tt: np.ndarray, leader: int) -> int:
-    return tt[H_HANDS] | (leader << 48) | (tt[H_GEN] << 50)
+def _canon_face(tt: np.ndarray, f: int) -> int:
+    """The face ``f`` in the canonical ranks of the current position (hands in the header)."""
+    every = 0
+    for s in range(tt[H_CTX + CX_PLAYERS]):
+        every |= tt[H_HANDS + s]
+    suit = f // 6
+    y = tt[CANON + 64 * ((every >> (6 * suit)) & 63) + (1 << (f % 6))]
+    return 6 * suit + lowest_bit_index(y)
 
 
 @jit
-def _matches(tt: np.ndarray, e: int, k0: int) -> bool:
+def _real_face(tt: np.ndarray, c: int) -> int:
+    """The face of the current position that the canonical face ``c`` stands for (-1: none)."""
+    every = 0
+    for s in range(tt[H_CTX + CX_PLAYERS]):
+        every |= tt[H_HANDS + s]
+    suit = c // 6
+    r = tt[UNCANON + 6 * ((every >> (6 * suit)) & 63) + c % 6]
+    return 6 * suit + r if r >= 0 else -1
+
+
+@jit
+def _matches(tt: np.ndarray, e: int, ko: int) -> bool:
     return (
-        tt[e] == k0
-        and tt[e + 1] == tt[H_HANDS + 1]
-        and tt[e + 2] == tt[H_HANDS + 2]
-        and tt[e + 3] == tt[H_HANDS + 3]
+        tt[e] == tt[ko]
+        and tt[e + 1] == tt[ko + 1]
+        and tt[e + 2] == tt[ko + 2]
+        and tt[e + 3] == tt[ko + 3]
     )
 
 
 @jit
-def _tt_find(tt: np.ndarray, leader: int) -> int:
-    """Offset of the entry of the current position (hands in the header), or -1."""
-    b = _bucket(tt, leader)
-    k0 = _key0(tt, leader)
-    if _matches(tt, b, k0):
+def _tt_find(tt: np.ndarray, ko: int) -> int:
+    """Offset of the entry with the key at ``ko``, or -1."""
+    b = tt[ko + 4]
+    if _matches(tt, b, ko):
         return b
-    if _matches(tt, b + E_WORDS, k0):
+    if _matches(tt, b + E_WORDS, ko):
         return b + E_WORDS
     return -1
 
 
 @jit
-def _tt_store(tt: np.ndarray, leader: int, left: int, need: int, ok: bool, best: int) -> None:
-    """Record ``value >= need`` (``ok``) or ``value < need`` for the current position."""
-    b = _bucket(tt, leader)
-    k0 = _key0(tt, leader)
-    e = -1
-    if _matches(tt, b, k0):
-        e = b
-    elif _matches(tt, b + E_WORDS, k0):
-        e = b + E_WORDS
+def _tt_store(tt: np.ndarray, ko: int, left: int, need: int, ok: bool, best: int) -> None:
+    """Record ``value >= need`` (``ok``) or ``value < need`` for the key at ``ko``; ``best``
+    (a canonical face, or -1) is the move that decided it."""
+    b = tt[ko + 4]
+    e = _tt_find(tt, ko)
     if e >= 0:
         data = tt[e + E_DATA]
         lo = data & BOUND_MASK
@@ -263,10 +338,8 @@ def _tt_store(tt: np.ndarray, leader: int, left: int, need: int, ok: bool, best:
             e = b
         else:
             e = b + E_WORDS
-        tt[e] = k0
-        tt[e + 1] = tt[H_HANDS + 1]
-        tt[e + 2] = tt[H_HANDS + 2]
-        tt[e + 3] = tt[H_HANDS + 3]
+        for j in range(4):
+            tt[e + j] = tt[ko + j]
         lo = 0
         hi = NO_BOUND
         old_best = 0
@@ -407,6 +480,38 @@ def _last_trick(tt: np.ndarray, leader: int) -> int:
     return pts if _side(tt, ws) else 0
 
 
+@jit
+def _points_of(tt: np.ndarray, cards: int) -> int:
+    """Trick points of the cards of a packed hand (both copies counted)."""
+    total = 0
+    for r in range(6):
+        total += tt[H_CTX + CX_POINTS + r] * popcount(cards & RANK_BOTH[r])
+    return total
+
+
+@jit
+def _sure_trumps(tt: np.ndarray) -> tuple[int, int]:
+    """Points each side is sure to take at a trick boundary, from its trumps above every trump
+    of the other side: such a card wins whatever trick it falls in (no card of the other side
+    can beat or tie it), so its points go to its side. Returns (side's, others')."""
+    tm = SUIT_MASK[tt[H_CTX + CX_TRUMP]]
+    mine = 0
+    theirs = 0
+    for s in range(tt[H_CTX + CX_PLAYERS]):
+        if _side(tt, s):
+            mine |= tt[H_HANDS + s]
+        else:
+            theirs |= tt[H_HANDS + s]
+    mine_top = highest_bit_index(mine & tm)
+    theirs_top = highest_bit_index(theirs & tm)
+    above_theirs = tm & ~((2 << theirs_top) - 1) if theirs_top >= 0 else tm
+    above_mine = tm & ~((2 << mine_top) - 1) if mine_top >= 0 else tm
+    both = (1 << 24) + 1
+    gain = _points_of(tt, mine & above_theirs * both)
+    lost = _points_of(tt, theirs & above_mine * both)
+    return gain, lost
+
+
 # --------------------------------------------------------------------------- search
 
 ENTER = 0
@@ -455,15 +560,23 @@ def _search(
                 if left == 1:
                     r = 1 if _last_trick(tt, seat) >= need else 0
                 else:
-                    e = _tt_find(tt, seat)
-                    if e >= 0:
-                        data = tt[e + E_DATA]
-                        if data & BOUND_MASK >= need:
-                            r = 1
-                        elif (data >> 16) & BOUND_MASK < need:
-                            r = 0
-                        else:
-                            hint = ((data >> 32) & 0xFF) - 1
+                    gain, lost = _sure_trumps(tt)
+                    if need <= gain:
+                        r = 1
+                    elif need > rem - lost:
+                        r = 0
+                    else:
+                        ko = STACK + d * F_WIDTH + F_KEY
+                        _make_key(tt, ko, seat)
+                        e = _tt_find(tt, ko)
+                        if e >= 0:
+                            data = tt[e + E_DATA]
+                            if data & BOUND_MASK >= need:
+                                r = 1
+                            elif (data >> 16) & BOUND_MASK < need:
+                                r = 0
+                            elif (data >> 32) & 0xFF:
+                                hint = _real_face(tt, ((data >> 32) & 0xFF) - 1)
             if r >= 0:
                 phase = RETURN
                 continue
@@ -488,8 +601,8 @@ def _search(
             k = tt[fb + F_K]
             if i == tt[fb + F_N]:
                 r = 0 if _side(tt, seat) else 1
-                if k == 0:
-                    _tt_store(tt, seat, tt[fb + F_LEFT], tt[fb + F_NEED], r == 1, -1)
+                if k == 0 and tt[fb + F_LEFT] > 1:
+                    _tt_store(tt, fb + F_KEY, tt[fb + F_LEFT], tt[fb + F_NEED], r == 1, -1)
                 phase = RETURN
                 continue
             tt[fb + F_I] = i + 1
@@ -543,8 +656,9 @@ def _search(
             f = tt[fb + F_FACE]
             tt[H_HANDS + seat] = add_card(tt[H_HANDS + seat], f)
             if (r == 1) == _side(tt, seat):  # a cut-off: this move decides the node
-                if tt[fb + F_K] == 0:
-                    _tt_store(tt, seat, tt[fb + F_LEFT], tt[fb + F_NEED], r == 1, f)
+                if tt[fb + F_K] == 0 and tt[fb + F_LEFT] > 1:
+                    best = _canon_face(tt, f)
+                    _tt_store(tt, fb + F_KEY, tt[fb + F_LEFT], tt[fb + F_NEED], r == 1, best)
                 continue
             phase = NEXT
 
