@@ -97,7 +97,9 @@ F_LEFT = F_N + 10  # tricks left, the current one included
 F_REM = F_N + 11  # points still in the hands, plus the last-trick bonus
 F_NEED = F_N + 12  # points the side needs from the current trick on
 F_KEY = F_N + 13  # 5 slots at a trick boundary: the table key (4 words), its bucket
-F_WIDTH = F_N + 18
+F_GAIN = F_N + 18  # points the move being tried gave the side (when it completed a trick)
+F_BEST = F_N + 19  # the best bound the moves tried so far gave
+F_WIDTH = F_N + 20
 STACK = H_SIZE
 CANON = STACK + MAX_PLY * F_WIDTH
 """64 x 64 slots: ``CANON + 64 * p + x`` is the 6-bit rank set ``x`` of a suit whose
@@ -322,9 +324,10 @@ def _tt_find(tt: np.ndarray, ko: int) -> int:
 
 
 @jit
-def _tt_store(tt: np.ndarray, ko: int, left: int, need: int, ok: bool, best: int) -> None:
-    """Record ``value >= need`` (``ok``) or ``value < need`` for the key at ``ko``; ``best``
-    (a canonical face, or -1) is the move that decided it."""
+def _tt_store(tt: np.ndarray, ko: int, left: int, need: int, v: int, best: int) -> None:
+    """Record what a fail-soft test for ``need`` returned for the key at ``ko``: ``value >= v``
+    when ``v >= need``, else ``value <= v``; ``best`` (a canonical face, or -1) is the move that
+    decided it."""
     b = tt[ko + 4]
     e = _tt_find(tt, ko)
     if e >= 0:
@@ -347,10 +350,10 @@ def _tt_store(tt: np.ndarray, ko: int, left: int, need: int, ok: bool, best: int
         lo = 0
         hi = NO_BOUND
         old_best = 0
-    if ok:
-        lo = max(lo, need)
+    if v >= need:
+        lo = max(lo, v)
     else:
-        hi = min(hi, need - 1)
+        hi = min(hi, v)
     nb = best + 1 if best >= 0 else old_best
     tt[e + E_DATA] = lo | (hi << 16) | (nb << 32) | (left << 40)
 
@@ -524,6 +527,8 @@ def _sure_trumps(tt: np.ndarray) -> tuple[int, int]:
 ENTER = 0
 NEXT = 1
 RETURN = 2
+ABORTED = -(1 << 40)
+"""What a search returns when it ran out of nodes."""
 
 
 @jit
@@ -541,50 +546,58 @@ def _search(
     need: int,
     limit: int,
 ) -> int:
-    """Null-window test from the state given (hands in the header): 1 if the side takes at least
-    ``need`` points from the current trick on, 0 if not, -1 when ``tt[H_NODES]`` reached
+    """Fail-soft null-window test from the state given (hands in the header).
+
+    Returns ``v``: when ``v >= need`` the side takes at least ``v`` points from the current
+    trick on, when ``v < need`` at most ``v``; :data:`ABORTED` when ``tt[H_NODES]`` reached
     ``limit`` first (the hands are then left as they were at that moment)."""
     trump = tt[H_CTX + CX_TRUMP]
     players = tt[H_CTX + CX_PLAYERS]
     last = tt[H_CTX + CX_LAST]
     nodes = tt[H_NODES]
     d = 0
-    r = 0
+    v = 0
     phase = ENTER
     while True:
         if phase == ENTER:
             nodes += 1
             if nodes > limit:
                 tt[H_NODES] = nodes
-                return -1
-            r = -1
+                return ABORTED
+            done = True
             hint = -1
             if need <= 0:
-                r = 1
+                v = 0
             elif need > tp + rem:
-                r = 0
+                v = tp + rem
+            elif k == 0 and left == 1:
+                v = _last_trick(tt, seat)
             elif k == 0:
-                if left == 1:
-                    r = 1 if _last_trick(tt, seat) >= need else 0
+                gain, lost = _sure_trumps(tt)
+                if need <= gain:
+                    v = gain
+                elif need > rem - lost:
+                    v = rem - lost
+                elif left >= TABLE_MIN_LEFT:
+                    ko = STACK + d * F_WIDTH + F_KEY
+                    _make_key(tt, ko, seat)
+                    e = _tt_find(tt, ko)
+                    done = False
+                    if e >= 0:
+                        data = tt[e + E_DATA]
+                        if data & BOUND_MASK >= need:
+                            v = data & BOUND_MASK
+                            done = True
+                        elif (data >> 16) & BOUND_MASK < need:
+                            v = (data >> 16) & BOUND_MASK
+                            done = True
+                        elif (data >> 32) & 0xFF:
+                            hint = _real_face(tt, ((data >> 32) & 0xFF) - 1)
                 else:
-                    gain, lost = _sure_trumps(tt)
-                    if need <= gain:
-                        r = 1
-                    elif need > rem - lost:
-                        r = 0
-                    elif left >= TABLE_MIN_LEFT:
-                        ko = STACK + d * F_WIDTH + F_KEY
-                        _make_key(tt, ko, seat)
-                        e = _tt_find(tt, ko)
-                        if e >= 0:
-                            data = tt[e + E_DATA]
-                            if data & BOUND_MASK >= need:
-                                r = 1
-                            elif (data >> 16) & BOUND_MASK < need:
-                                r = 0
-                            elif (data >> 32) & 0xFF:
-                                hint = _real_face(tt, ((data >> 32) & 0xFF) - 1)
-            if r >= 0:
+                    done = False
+            else:
+                done = False
+            if done:
                 phase = RETURN
                 continue
             fb = STACK + d * F_WIDTH
@@ -598,6 +611,7 @@ def _search(
             tt[fb + F_LEFT] = left
             tt[fb + F_REM] = rem
             tt[fb + F_NEED] = need
+            tt[fb + F_BEST] = -1 if _side(tt, seat) else NO_BOUND
             tt[fb + F_N] = _gen(tt, fb, seat, k, led, wf, ws, tbl, hint)
             tt[fb + F_I] = 0
             phase = NEXT
@@ -606,10 +620,10 @@ def _search(
             i = tt[fb + F_I]
             seat = tt[fb + F_SEAT]
             k = tt[fb + F_K]
-            if i == tt[fb + F_N]:
-                r = 0 if _side(tt, seat) else 1
+            if i == tt[fb + F_N]:  # every move tried, none decided: the best bound found
+                v = tt[fb + F_BEST]
                 if k == 0 and tt[fb + F_LEFT] >= TABLE_MIN_LEFT:
-                    _tt_store(tt, fb + F_KEY, tt[fb + F_LEFT], tt[fb + F_NEED], r == 1, -1)
+                    _tt_store(tt, fb + F_KEY, tt[fb + F_LEFT], tt[fb + F_NEED], v, -1)
                 phase = RETURN
                 continue
             tt[fb + F_I] = i + 1
@@ -636,12 +650,14 @@ def _search(
                 wf = f
                 ws = seat
             k += 1
+            gained = 0
             if k == players:  # the trick is complete
                 left -= 1
                 if left == 0:
                     tp += last
                     rem -= last
                 if _side(tt, ws):
+                    gained = tp
                     need -= tp
                 seat = ws
                 k = 0
@@ -651,22 +667,30 @@ def _search(
                 tbl = 0
             else:
                 seat = seat + 1 if seat + 1 < players else 0
+            tt[fb + F_GAIN] = gained
             d += 1
             phase = ENTER
-        else:  # RETURN: the node at depth d has result r
+        else:  # RETURN: the node at depth d has the value (bound) v
             if d == 0:
                 tt[H_NODES] = nodes
-                return r
+                return v
             d -= 1
             fb = STACK + d * F_WIDTH
             seat = tt[fb + F_SEAT]
             f = tt[fb + F_FACE]
             tt[H_HANDS + seat] = add_card(tt[H_HANDS + seat], f)
-            if (r == 1) == _side(tt, seat):  # a cut-off: this move decides the node
+            v += tt[fb + F_GAIN]
+            need = tt[fb + F_NEED]
+            maxing = _side(tt, seat)
+            if (v >= need) == maxing:  # a cut-off: this move decides the node
                 if tt[fb + F_K] == 0 and tt[fb + F_LEFT] >= TABLE_MIN_LEFT:
                     best = _canon_face(tt, f)
-                    _tt_store(tt, fb + F_KEY, tt[fb + F_LEFT], tt[fb + F_NEED], r == 1, best)
+                    _tt_store(tt, fb + F_KEY, tt[fb + F_LEFT], need, v, best)
                 continue
+            if maxing:
+                tt[fb + F_BEST] = max(tt[fb + F_BEST], v)
+            else:
+                tt[fb + F_BEST] = min(tt[fb + F_BEST], v)
             phase = NEXT
 
 
@@ -726,11 +750,10 @@ def _test(
     tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, need: int,
     limit: int,
 ) -> int:  # fmt: skip
-    """Null-window test of a position: 1 (value >= need), 0 (value < need) or -1 (out of
-    nodes)."""
+    """Fail-soft null-window test of a position (see :func:`_search`)."""
     seat, k, led, wf, ws, tp, tbl, left, rem = _state(tt, h0, h1, h2, h3, leader, trick)
     if left == 0:
-        return 1 if tp >= need else 0
+        return tp
     return _search(tt, seat, k, led, wf, ws, tp, tbl, left, rem, need, limit)
 
 
@@ -739,20 +762,21 @@ def _narrow(
     tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, lo: int,
     hi: int, limit: int,
 ) -> tuple[int, int]:  # fmt: skip
-    """Binary search of the value inside ``[lo, hi]`` until solved or ``limit`` nodes."""
+    """Search the value inside ``[lo, hi]`` by null-window tests until solved or ``limit``
+    nodes; each test's fail-soft bound narrows the interval beyond its target."""
     st = _state(tt, h0, h1, h2, h3, leader, trick)
     unit = tt[H_UNIT]
     hi = min(hi, st[5] + st[8])  # the points on the table and still in the hands
     lo = max(lo, 0)
     while lo < hi:
         mid = lo + ((hi - lo) // unit + 1) // 2 * unit
-        r = _test(tt, h0, h1, h2, h3, leader, trick, mid, limit)
-        if r < 0:
+        v = _test(tt, h0, h1, h2, h3, leader, trick, mid, limit)
+        if v == ABORTED:
             break
-        if r == 1:
-            lo = mid
+        if v >= mid:
+            lo = max(lo, v)
         else:
-            hi = mid - unit
+            hi = min(hi, v)
     return lo, hi
 
 
@@ -879,9 +903,9 @@ def dd_best(
         remaining ^= 1 << best
         n0, n1, n2, n3, ldr, trk, got = _after(tt, h0, h1, h2, h3, leader, trick, best)
         if maxing:
-            if _test(tt, n0, n1, n2, n3, ldr, trk, v - got, UNLIMITED) == 1:
+            if _test(tt, n0, n1, n2, n3, ldr, trk, v - got, UNLIMITED) >= v - got:
                 return best, v
-        elif _test(tt, n0, n1, n2, n3, ldr, trk, v - got + unit, UNLIMITED) == 0:
+        elif _test(tt, n0, n1, n2, n3, ldr, trk, v - got + unit, UNLIMITED) < v - got + unit:
             return best, v
     return -1, v
 
