@@ -37,6 +37,10 @@ _API: dict[str, str] = {
     "Meld": "pinochle_sim.rules.meld",
     "MeldResult": "pinochle_sim.rules.meld",
     "score_meld": "pinochle_sim.rules.meld",
+    # solver
+    "Position": "pinochle_sim.solver",
+    "SolveResult": "pinochle_sim.solver",
+    "solve": "pinochle_sim.solver",
     # policies
     "PolicySet": "pinochle_sim.policies",
     "DEFAULT_POLICIES": "pinochle_sim.policies",
@@ -57,6 +61,8 @@ _API: dict[str, str] = {
     "run": "pinochle_sim.runs.runner",
     "RunSummary": "pinochle_sim.runs.runner",
     "hand_record": "pinochle_sim.runs.show",
+    "solve_deal": "pinochle_sim.runs.solve",
+    "trick_play": "pinochle_sim.runs.solve",
     "format_hand": "pinochle_sim.runs.show",
     "game_results": "pinochle_sim.runs.games",
     "read_provenance": "pinochle_sim.runs.dataset",

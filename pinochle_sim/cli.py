@@ -48,7 +48,10 @@ from pinochle_sim.runs.runner import DEFAULT_PART_SIZE, RunEstimate
 from pinochle_sim.runs.runner import run as run_sim
 from pinochle_sim.runs.show import format_hand, hand_record
 from pinochle_sim.runs.simulate import MAX_SEED, engine_inputs
+from pinochle_sim.runs.solve import format_deal, solve_deal
 from pinochle_sim.runs.warmup import warm_up
+from pinochle_sim.solver import Position, solve
+from pinochle_sim.solver.text import format_result
 
 EXIT_BROKEN_PIPE = 141
 """Exit status when the reader of our output goes away (``... | head``): 128 + SIGPIPE, what a
@@ -472,6 +475,129 @@ def show(
             if i:
                 click.echo()
             click.echo(format_hand(rec))
+
+
+def _solve_line(number: int, line: str, default_rules: Ruleset, time_limit: float | None) -> str:
+    """One line of a --positions file solved: its JSON result."""
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not JSON ({e.msg})") from None
+    if not isinstance(item, dict):
+        raise ValueError("each line must be a JSON object")
+    unknown = set(item) - {"rules", "trump", "leader", "hands", "trick", "side", "time_limit"}
+    if unknown:
+        raise ValueError(f"unknown fields {', '.join(sorted(unknown))}")
+    missing = [k for k in ("trump", "leader", "hands") if k not in item]
+    if missing:
+        raise ValueError(f"missing {', '.join(missing)}")
+    rules = resolve_rules(item["rules"]) if "rules" in item else default_rules
+    pos = Position.parse(rules, item["trump"], item["leader"], item["hands"], item.get("trick", ""))
+    side = item.get("side", 0)
+    if not isinstance(side, int) or isinstance(side, bool):
+        raise ValueError(f"side must be a seat number, got {side!r}")
+    limit = item.get("time_limit", time_limit)
+    res = solve(pos, side=side, time_limit=limit)
+    return json.dumps({"line": number, **res.to_dict()})
+
+
+@main.command("solve")
+@rules_option
+@click.option("--trump", help="Trump suit: S, H, D or C.")
+@click.option("--leader", type=int, help="Seat that led (or leads) the current trick.")
+@click.option(
+    "--hands",
+    "hands_text",
+    help="The cards each seat still holds, seats 0..N-1 separated by ';' (meld's notation).",
+)
+@click.option(
+    "--trick", default="", help="Cards already played to the current trick, in order from --leader."
+)
+@click.option(
+    "--side",
+    type=int,
+    default=None,
+    help="Maximising seat: its partnership in four-hand, else that seat alone against the "
+    "others together [default: 0; with --seed the bidder].",
+)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Seed of a deal.")
+@click.option(
+    "--hand", "hand_index", type=click.IntRange(0, 2**63 - 2), default=None, help="Hand index."
+)
+@click.option(
+    "--positions",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="JSON lines, one position each (fields rules, trump, leader, hands, trick, side); "
+    "prints one JSON result per line.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Stop after about this many seconds; the output then gives proven bounds.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_user_errors
+def solve_command(
+    ruleset: Ruleset,
+    trump: str | None,
+    leader: int | None,
+    hands_text: str | None,
+    trick: str,
+    side: int | None,
+    seed: int | None,
+    hand_index: int | None,
+    positions: str | None,
+    time_limit: float | None,
+    as_json: bool,
+) -> None:
+    """Solve trick play double dummy: the trick points a side takes when every seat plays
+    perfectly and sees all cards, the value of each legal card, and an optimal line.
+
+    Give a position (--trump, --leader, --hands, maybe --trick), a simulated hand (--seed
+    and --hand: its trick play after the pass, the discard or, in two-hand, the play-out,
+    for the bidder's side), or a file of positions (--positions). Values are raw trick
+    points from the current trick on, last-trick bonus included.
+
+    \b
+    Examples:
+      pinochle-sim solve --trump S --leader 0 --hands "AS KS; 10S QS; JS 9S; AH 9H"
+      pinochle-sim solve --rules 3 --trump H --leader 1 --hands "AS KS; KH; 9H QS" --trick 9S
+      pinochle-sim solve --seed 0 --hand 3 --json
+      pinochle-sim solve --positions positions.jsonl
+    """
+    position_args = hands_text is not None or trump is not None or leader is not None or trick
+    seeded = seed is not None or hand_index is not None
+    if sum([bool(position_args), seeded, positions is not None]) != 1:
+        raise click.UsageError(
+            "give a position (--trump, --leader, --hands), or --seed and --hand, "
+            "or --positions FILE"
+        )
+    if positions is not None:
+        with open(positions, encoding="utf-8") as fh:
+            for number, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    click.echo(_solve_line(number, line, ruleset, time_limit))
+                except (ValueError, RulesError) as e:
+                    raise click.ClickException(f"{positions} line {number}: {e}") from None
+        return
+    if seeded:
+        if seed is None or hand_index is None:
+            raise click.UsageError("--seed and --hand go together")
+        res, extra = solve_deal(seed, hand_index, ruleset, side, time_limit)
+        if as_json:
+            click.echo(json.dumps({**res.to_dict(), **extra}))
+        else:
+            click.echo(format_deal(res, extra))
+        return
+    if hands_text is None or trump is None or leader is None:
+        raise click.UsageError("a position needs --trump, --leader and --hands")
+    pos = Position.parse(ruleset, trump, leader, hands_text, trick)
+    res = solve(pos, side=0 if side is None else side, time_limit=time_limit)
+    click.echo(json.dumps(res.to_dict()) if as_json else format_result(res))
 
 
 class Progress:

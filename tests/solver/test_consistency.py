@@ -1,0 +1,121 @@
+"""Consistency of what the solver reports: the two sides' values add up to the points left;
+the best move's value is the position's value; playing ``line`` out gives ``value``; a reused
+work array gives the same answers as a fresh one; a time limit gives proven bounds only."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from pinochle_sim.rules import PRESETS
+from pinochle_sim.rules.arrays import rule_array
+from pinochle_sim.runs.solve import position_after, trick_play
+from pinochle_sim.solver import Position, solve
+from pinochle_sim.solver.kernel import dd_best, dd_move_values, dd_solve, new_table, pack_trick
+from tests.catalog import ALL_PRESETS
+from tests.solver.endgames import random_endgame
+
+
+def positions(preset: str, count: int, seed: int) -> list[Position]:
+    r = PRESETS[preset]
+    rng = random.Random(seed)
+    out = [random_endgame(rng, r, tricks=2 + i % 4).position(r) for i in range(count)]
+    for hand in range(3):  # and real ones, from simulated deals
+        play = trick_play(5, hand, r)
+        if play.tricks:
+            out.append(position_after(play, len(play.tricks) - 6))
+    return out
+
+
+def other_side(p: Position, side: int) -> int:
+    """A seat of the other side (the next seat is always an opponent)."""
+    return (side + 1) % p.players
+
+
+def line_value(p: Position, line: tuple[int, ...], seats: tuple[int, ...]) -> int:
+    total = 0
+    cur: Position | None = p
+    for f in line:
+        assert cur is not None
+        cur, won_by, pts = cur.play(f)
+        if won_by in seats:
+            total += pts
+    assert cur is None, "the line must play every card"
+    return total
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_values_are_consistent(preset: str) -> None:
+    for p in positions(preset, 40, seed=3):
+        side = p.to_move
+        a = solve(p, side=side)
+        b = solve(p, side=other_side(p, side))
+        assert a.exact and b.exact
+        if p.players == 3:  # one seat against two: the two opponents are one side
+            assert b.value is not None
+        else:
+            assert a.value + b.value == p.points_left()
+        best = max if side in a.side_seats else min
+        assert best(m.value for m in a.moves) == a.value
+        assert line_value(p, a.line, a.side_seats) == a.value
+        assert a.line[0] in [m.card for m in a.moves if m.value == a.value]
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_a_side_and_its_complement_share_the_points(preset: str) -> None:
+    """Any set of seats against the rest (the kernel takes any side mask): the two values add
+    up to the points left. In three-hand this is the bidder against the pair acting
+    together, solved from either end."""
+    everyone = (1 << PRESETS[preset].players) - 1
+    for p in positions(preset, 20, seed=4):
+        for mask in range(1, everyone):
+            a = dd_solve(*kernel_args(p), mask, new_table(10))
+            b = dd_solve(*kernel_args(p), everyone ^ mask, new_table(10))
+            assert a + b == p.points_left(), (p, mask)
+
+
+def test_three_hand_seats_alone_take_at_most_the_points_left() -> None:
+    """Each seat alone can guarantee its value whatever the others do, so if all three play
+    their guaranteeing strategies at once each gets at least its value: the values sum to at
+    most the points left."""
+    for p in positions("three-hand", 20, seed=6):
+        assert sum(solve(p, side=s).value for s in range(3)) <= p.points_left()
+
+
+def kernel_args(p: Position) -> tuple:
+    h = [*p.hands, 0, 0, 0][:4]
+    return (*h, p.leader, pack_trick(p.trick), p.trump, rule_array(p.rules))
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_kernel_api_agrees_and_reused_tables_change_nothing(preset: str) -> None:
+    shared = new_table(12)  # small, so entries are replaced often
+    for p in positions(preset, 25, seed=5):
+        mask = sum(1 << s for s in p.side_seats(0))
+        fresh = new_table(12)
+        v = dd_solve(*kernel_args(p), mask, fresh)
+        assert dd_solve(*kernel_args(p), mask, shared) == v
+        f, bv = dd_best(*kernel_args(p), mask, shared)
+        assert bv == v and f in p.legal()
+        out = np.empty(24, dtype=np.int64)
+        dd_move_values(*kernel_args(p), mask, shared, out)
+        res = solve(p, side=0)
+        assert res.value == v
+        assert {m.card: m.value for m in res.moves} == {
+            g: int(out[g]) for g in range(24) if out[g] >= 0
+        }
+        assert res.line[0] == f
+
+
+def test_time_limit_gives_proven_bounds() -> None:
+    play = trick_play(0, 3, PRESETS["partnership"])
+    p = position_after(play, 3)
+    exact = solve(p, side=play.bidder)
+    rushed = solve(p, side=play.bidder, time_limit=1e-4, table=new_table(12))
+    assert rushed.lower <= exact.value <= rushed.upper
+    if not rushed.exact:
+        assert rushed.line == ()
+        for m, e in zip(rushed.moves, exact.moves, strict=True):
+            assert m.lower <= e.value <= m.upper
