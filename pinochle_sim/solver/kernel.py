@@ -69,6 +69,7 @@ H_GEN = 1  # current generation of table entries (1..GEN_MAX)
 H_NODES = 2  # search nodes visited, cumulative
 H_MASK = 3  # number of table buckets - 1 (a power of two minus one)
 H_UNIT = 4  # gcd of the point values: every value is a multiple of it
+H_ALIGN = 5  # words from ENTRIES to the first bucket, so buckets sit on cache lines
 H_HANDS = 8  # 4 slots: the hands during a search
 H_CTX = 16  # context of the current generation, CTX_SIZE slots:
 CX_TRUMP = 0  # trump suit
@@ -96,7 +97,7 @@ F_TBL = F_N + 9  # faces on the table (mask)
 F_LEFT = F_N + 10  # tricks left, the current one included
 F_REM = F_N + 11  # points still in the hands, plus the last-trick bonus
 F_NEED = F_N + 12  # points the side needs from the current trick on
-F_KEY = F_N + 13  # 5 slots at a trick boundary: the table key (4 words), its bucket
+F_KEY = F_N + 13  # 5 slots at a trick boundary: the table key (3 words, tag), its bucket
 F_GAIN = F_N + 18  # points the move being tried gave the side (when it completed a trick)
 F_BEST = F_N + 19  # the best bound the moves tried so far gave
 F_WIDTH = F_N + 20
@@ -109,12 +110,14 @@ UNCANON = CANON + 64 * 64
 """64 x 6 slots: the rank that :data:`CANON` moved to rank ``c`` (for remaining ranks ``p``)."""
 ENTRIES = UNCANON + 64 * 6
 
-# Table entries: E_WORDS int64 words, two entries per bucket.
-E_KEY0 = 0  # hand of seat 0 | leader << 48 | generation << 50
-E_KEY1 = 1  # hands of seats 1..3
-E_DATA = 4  # lo | hi << 16 | (best face + 1) << 32 | tricks left << 40
-E_WORDS = 5
+# Table entries: E_WORDS int64 words, two entries per bucket (one 64-byte cache line).
+E_KEY = 0  # 3 words: the canonical hands c0..c3 (48 bits each) packed end to end:
+#            c0 | c1 << 48, c1 >> 16 | c2 << 32, c2 >> 32 | c3 << 16
+E_DATA = 3  # lo | hi << 16 | (best face + 1) << 32 | tricks left << 40 | tag << 45
+E_WORDS = 4
 BUCKET = 2 * E_WORDS
+TAG_SHIFT = 45
+"""The tag (bits 45..59 of the data word): leader | generation << 2; part of the key."""
 
 RANK_BOTH = np.array(
     [sum(((1 << (6 * s + r)) | (1 << (24 + 6 * s + r))) for s in range(4)) for r in range(6)],
@@ -130,12 +133,13 @@ NO_BOUND = BOUND_MASK
 
 
 def new_table(bits: int = 20) -> np.ndarray:
-    """A work array with ``2**bits`` table buckets (two entries each; 80 bytes a bucket)."""
+    """A work array with ``2**bits`` table buckets (two entries each; 64 bytes a bucket)."""
     if not 4 <= bits <= 28:
         raise ValueError(f"table bits must be between 4 and 28, got {bits}")
-    tt = np.zeros(ENTRIES + (1 << bits) * BUCKET, dtype=np.int64)
+    tt = np.zeros(ENTRIES + BUCKET + (1 << bits) * BUCKET, dtype=np.int64)
     tt[H_MAGIC] = MAGIC
     tt[H_MASK] = (1 << bits) - 1
+    tt[H_ALIGN] = (-(tt.ctypes.data + 8 * ENTRIES) // 8) % BUCKET  # a speed matter only
     return tt
 
 
@@ -254,15 +258,17 @@ TABLE_MIN_LEFT = 2
 
 @jit
 def _make_key(tt: np.ndarray, ko: int, leader: int) -> None:
-    """Write the table key of the trick-boundary position in the header (hands) into
-    ``tt[ko:ko + 4]`` and its bucket's offset into ``tt[ko + 4]``: the canonical hands
-    (:data:`CANON`), with the leader and the generation in the first word's top bits."""
+    """Write the table key of the trick-boundary position in the header (hands) to ``ko``:
+    the canonical hands (:data:`CANON`) packed in 3 words (see :data:`E_KEY`), the tag
+    (leader and generation) and the bucket's offset."""
     players = tt[H_CTX + CX_PLAYERS]
     every = 0
     for s in range(players):
         every |= tt[H_HANDS + s]
-    for s in range(4):
-        tt[ko + s] = 0
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
     for suit in range(4):
         sh = 6 * suit
         base = CANON + 64 * ((every >> sh) & 63)
@@ -270,14 +276,28 @@ def _make_key(tt: np.ndarray, ko: int, leader: int) -> None:
             h = tt[H_HANDS + s]
             one = tt[base + ((h >> sh) & 63)]
             two = tt[base + ((h >> (24 + sh)) & 63)]
-            tt[ko + s] |= (one << sh) | (two << (24 + sh))
-    tt[ko] |= (leader << 48) | (tt[H_GEN] << 50)
-    h = tt[ko] * 0x9E3779B97F4A7C15
-    h ^= tt[ko + 1] * 0xC2B2AE3D27D4EB4F
-    h ^= tt[ko + 2] * 0x165667B19E3779F9
-    h ^= tt[ko + 3] * 0x27D4EB2F165667C5
+            c = (one << sh) | (two << (24 + sh))
+            if s == 0:
+                c0 |= c
+            elif s == 1:
+                c1 |= c
+            elif s == 2:
+                c2 |= c
+            else:
+                c3 |= c
+    w0 = c0 | (c1 << 48)
+    w1 = (c1 >> 16) | (c2 << 32)
+    w2 = (c2 >> 32) | (c3 << 16)
+    tag = leader | (tt[H_GEN] << 2)
+    tt[ko] = w0
+    tt[ko + 1] = w1
+    tt[ko + 2] = w2
+    tt[ko + 3] = tag
+    h = w0 * 0x9E3779B97F4A7C15
+    h ^= w1 * 0xC2B2AE3D27D4EB4F
+    h ^= (w2 + tag) * 0x165667B19E3779F9
     h ^= h >> 31
-    tt[ko + 4] = ENTRIES + ((h >> 17) & tt[H_MASK]) * BUCKET
+    tt[ko + 4] = ENTRIES + tt[H_ALIGN] + ((h >> 17) & tt[H_MASK]) * BUCKET
 
 
 @jit
@@ -308,7 +328,7 @@ def _matches(tt: np.ndarray, e: int, ko: int) -> bool:
         tt[e] == tt[ko]
         and tt[e + 1] == tt[ko + 1]
         and tt[e + 2] == tt[ko + 2]
-        and tt[e + 3] == tt[ko + 3]
+        and tt[e + E_DATA] >> TAG_SHIFT == tt[ko + 3]
     )
 
 
@@ -338,14 +358,14 @@ def _tt_store(tt: np.ndarray, ko: int, left: int, need: int, v: int, best: int) 
     else:
         # depth-preferred first slot, always-replace second slot
         d0 = tt[b + E_DATA]
-        stale = (tt[b] >> 50) != tt[H_GEN]
-        if stale or ((d0 >> 40) & 0xFF) <= left:
+        stale = (d0 >> (TAG_SHIFT + 2)) != tt[H_GEN]
+        if stale or ((d0 >> 40) & 0x1F) <= left:
             for j in range(E_WORDS):
                 tt[b + E_WORDS + j] = tt[b + j]
             e = b
         else:
             e = b + E_WORDS
-        for j in range(4):
+        for j in range(3):
             tt[e + j] = tt[ko + j]
         lo = 0
         hi = NO_BOUND
@@ -355,7 +375,7 @@ def _tt_store(tt: np.ndarray, ko: int, left: int, need: int, v: int, best: int) 
     else:
         hi = min(hi, v)
     nb = best + 1 if best >= 0 else old_best
-    tt[e + E_DATA] = lo | (hi << 16) | (nb << 32) | (left << 40)
+    tt[e + E_DATA] = lo | (hi << 16) | (nb << 32) | (left << 40) | (tt[ko + 3] << TAG_SHIFT)
 
 
 # --------------------------------------------------------------------------- moves
