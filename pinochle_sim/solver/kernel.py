@@ -81,6 +81,8 @@ CX_HEAD = 5  # heading rule (core.tricks.HEAD_*)
 CX_LAST = 6  # last-trick bonus
 CX_POINTS = 7  # 6 slots: points by rank 9, J, Q, K, 10, A
 CTX_SIZE = 13
+TAKE_ORDER = CTX_SIZE  # (after the context) ranks by points descending, then rank ascending
+LOSE_ORDER = CTX_SIZE + 1  # ranks by points ascending, then rank ascending
 H_SIZE = 32
 
 # One stack frame per ply: the ordered moves, then the node's state.
@@ -119,6 +121,8 @@ BUCKET = 2 * E_WORDS
 TAG_SHIFT = 45
 """The tag (bits 45..59 of the data word): leader | generation << 2; part of the key."""
 
+RANK_FACES = np.array([sum(1 << (6 * s + r) for s in range(4)) for r in range(6)], dtype=np.int64)
+"""Each rank's faces (one plane)."""
 RANK_BOTH = np.array(
     [sum(((1 << (6 * s + r)) | (1 << (24 + 6 * s + r))) for s in range(4)) for r in range(6)],
     dtype=np.int64,
@@ -188,11 +192,32 @@ def _set_context(tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int) -> 
         unit = _gcd(unit, ra[RA_POINTS + r])
     tt[H_UNIT] = unit if unit > 0 else 1
     _build_canon(tt)
+    tt[H_CTX + TAKE_ORDER] = _rank_order(tt, True)
+    tt[H_CTX + LOSE_ORDER] = _rank_order(tt, False)
     gen = tt[H_GEN] + 1
     if gen > GEN_MAX:  # generations used up: clear the entries once
         tt[ENTRIES:] = 0
         gen = 1
     tt[H_GEN] = gen
+
+
+@jit
+def _rank_order(tt: np.ndarray, most_first: bool) -> int:
+    """The six ranks by points (most or fewest first), lower rank first among equals, packed
+    4 bits a rank."""
+    used = 0
+    packed = 0
+    for i in range(6):
+        pick = -1
+        for r in range(6):
+            if (used >> r) & 1:
+                continue
+            better = _pts(tt, r) > _pts(tt, pick) if most_first else _pts(tt, r) < _pts(tt, pick)
+            if pick < 0 or better:
+                pick = r
+        used |= 1 << pick
+        packed |= pick << (4 * i)
+    return packed
 
 
 @jit
@@ -421,60 +446,87 @@ def _legal_for(tt: np.ndarray, seat: int, led: int, wf: int) -> int:
 
 
 @jit
-def _side_takes(tt: np.ndarray, seat: int, k: int, led: int, w: int, wseat: int) -> bool:
-    """A guess, for move ordering only: does ``seat``'s side take the trick when, after its
-    card (the ``k``-th), ``w`` held by ``wseat`` is winning? Each later seat of the other side
-    than the current winner that can beat it is taken to do so with its lowest such card
-    (measured: 16% fewer nodes than the highest, 37% fewer than stopping at the first)."""
-    trump = tt[H_CTX + CX_TRUMP]
-    players = tt[H_CTX + CX_PLAYERS]
-    s = _next_seat(tt, seat)
-    for _ in range(k + 1, players):
-        if _side(tt, s) != _side(tt, wseat):
-            over = _legal_for(tt, s, led, w) & beaters(w, trump)
-            if over:
-                w = lowest_bit_index(over)
-                wseat = s
-        s = _next_seat(tt, s)
-    return _side(tt, wseat) == _side(tt, seat)
-
-
-@jit
 def _order(
     tt: np.ndarray, fb: int, moves: int, seat: int, k: int, led: int, wf: int, ws: int, hint: int
 ) -> int:
     """Write ``moves`` (a face mask) into frame ``fb`` in search order; returns how many.
 
-    First the table's remembered best move; then the cards with which the side (by a guess,
-    :func:`_side_takes`) takes the trick, the most points first, cheapest rank first; then the
-    others, fewest points first, lowest rank first."""
+    First the table's remembered best move; then the cards with which the side takes the
+    trick (by a guess: each later opponent of the card winning so far beats it with its lowest
+    card that can; measured 16% fewer nodes than its highest, 37% fewer than stopping at the
+    first), the most points first, cheapest rank first; then the others, fewest points first,
+    lowest rank first (the rank orders are :data:`TAKE_ORDER` and :data:`LOSE_ORDER`)."""
     trump = tt[H_CTX + CX_TRUMP]
-    n = 0
+    players = tt[H_CTX + CX_PLAYERS]
+    follow = tt[H_CTX + CX_FOLLOW] != 0
+    must_trump = tt[H_CTX + CX_MUST_TRUMP] != 0
+    sides = tt[H_CTX + CX_SIDE]
+    tmask = SUIT_MASK[trump]
+    hands = (
+        tt[H_HANDS] & PLANE,
+        tt[H_HANDS + 1] & PLANE,
+        tt[H_HANDS + 2] & PLANE,
+        tt[H_HANDS + 3] & PLANE,
+    )
+    mine = (sides >> seat) & 1
+    takes = 0
     m = moves
+    if hint >= 0:
+        m &= ~(1 << hint)
+    rest = m
     while m:
         f = lowest_bit_index(m)
         m ^= 1 << f
-        p = _pts(tt, f)
+        lead = led
         if k == 0:
-            takes = _side_takes(tt, seat, 0, f // 6, f, seat)
+            lead = f // 6
+            w = f
+            wseat = seat
         elif (beaters(wf, trump) >> f) & 1:
-            takes = _side_takes(tt, seat, k, led, f, seat)
+            w = f
+            wseat = seat
         else:
-            takes = _side_takes(tt, seat, k, led, wf, ws)
-        if f == hint:
-            score = 4000
-        elif takes:
-            score = 2000 + 16 * p - f % 6
-        else:
-            score = 1000 - 16 * p - f % 6
-        j = n
-        while j > 0 and tt[fb + j - 1] >> 16 < score:
-            tt[fb + j] = tt[fb + j - 1]
-            j -= 1
-        tt[fb + j] = f | (score << 16)
-        n += 1
-    for j in range(n):
-        tt[fb + j] &= 0xFFFF
+            w = wf
+            wseat = ws
+        lmask = SUIT_MASK[lead]
+        s = seat
+        for _ in range(k + 1, players):
+            s = s + 1 if s + 1 < players else 0
+            if (sides >> s) & 1 != (sides >> wseat) & 1:
+                # what s may play, before heading (heading only narrows it to these cards)
+                hs = hands[s]
+                base = hs & lmask if follow else 0
+                if not base:
+                    base = hs & tmask if must_trump else 0
+                    if not base:
+                        base = hs
+                over = base & beaters(w, trump)
+                if over:
+                    w = lowest_bit_index(over)
+                    wseat = s
+        if (sides >> wseat) & 1 == mine:
+            takes |= 1 << f
+    n = 0
+    if hint >= 0 and (moves >> hint) & 1:
+        tt[fb] = hint
+        n = 1
+    n = _emit(tt, fb, n, takes, TAKE_ORDER)
+    return _emit(tt, fb, n, rest & ~takes, LOSE_ORDER)
+
+
+@jit
+def _emit(tt: np.ndarray, fb: int, n: int, faces: int, order: int) -> int:
+    """Append ``faces`` to frame ``fb`` rank by rank in the context's ``order`` (a header slot
+    holding 6 ranks, 4 bits each), suits in order within a rank; returns the new count."""
+    ranks = tt[H_CTX + order]
+    for i in range(6):
+        r = (ranks >> (4 * i)) & 15
+        m = faces & RANK_FACES[r]
+        while m:
+            f = lowest_bit_index(m)
+            m ^= 1 << f
+            tt[fb + n] = f
+            n += 1
     return n
 
 
@@ -488,7 +540,15 @@ def _gen(
     for s in range(tt[H_CTX + CX_PLAYERS]):
         if s != seat:
             occ |= tt[H_HANDS + s] & PLANE
-    legal = _legal_for(tt, seat, led, wf)
+    legal = legal_mask(
+        own,
+        led,
+        wf,
+        tt[H_CTX + CX_TRUMP],
+        tt[H_CTX + CX_FOLLOW] != 0,
+        tt[H_CTX + CX_MUST_TRUMP] != 0,
+        tt[H_CTX + CX_HEAD],
+    )
     return _order(tt, fb, _reps(tt, legal, own, occ), seat, k, led, wf, ws, hint)
 
 
