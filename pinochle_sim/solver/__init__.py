@@ -35,8 +35,8 @@ from pinochle_sim.solver.position import Position, Seat
 
 __all__ = ["MoveValue", "Position", "SolveResult", "solve", "solver_table"]
 
-DEFAULT_TABLE_BITS = 20
-"""Table buckets of the default work array: 2**20 (two entries each, about 84 MB)."""
+DEFAULT_TABLE_BITS = 21
+"""Table buckets of the default work array: 2**21 (two entries each, 128 MB)."""
 
 _local = threading.local()
 

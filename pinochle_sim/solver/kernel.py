@@ -69,6 +69,7 @@ H_GEN = 1  # current generation of table entries (1..GEN_MAX)
 H_NODES = 2  # search nodes visited, cumulative
 H_MASK = 3  # number of table buckets - 1 (a power of two minus one)
 H_UNIT = 4  # gcd of the point values: every value is a multiple of it
+H_ALIGN = 5  # words from ENTRIES to the first bucket, so buckets sit on cache lines
 H_HANDS = 8  # 4 slots: the hands during a search
 H_CTX = 16  # context of the current generation, CTX_SIZE slots:
 CX_TRUMP = 0  # trump suit
@@ -80,6 +81,8 @@ CX_HEAD = 5  # heading rule (core.tricks.HEAD_*)
 CX_LAST = 6  # last-trick bonus
 CX_POINTS = 7  # 6 slots: points by rank 9, J, Q, K, 10, A
 CTX_SIZE = 13
+TAKE_ORDER = CTX_SIZE  # (after the context) ranks by points descending, then rank ascending
+LOSE_ORDER = CTX_SIZE + 1  # ranks by points ascending, then rank ascending
 H_SIZE = 32
 
 # One stack frame per ply: the ordered moves, then the node's state.
@@ -96,7 +99,7 @@ F_TBL = F_N + 9  # faces on the table (mask)
 F_LEFT = F_N + 10  # tricks left, the current one included
 F_REM = F_N + 11  # points still in the hands, plus the last-trick bonus
 F_NEED = F_N + 12  # points the side needs from the current trick on
-F_KEY = F_N + 13  # 5 slots at a trick boundary: the table key (4 words), its bucket
+F_KEY = F_N + 13  # 5 slots at a trick boundary: the table key (3 words, tag), its bucket
 F_GAIN = F_N + 18  # points the move being tried gave the side (when it completed a trick)
 F_BEST = F_N + 19  # the best bound the moves tried so far gave
 F_WIDTH = F_N + 20
@@ -109,13 +112,17 @@ UNCANON = CANON + 64 * 64
 """64 x 6 slots: the rank that :data:`CANON` moved to rank ``c`` (for remaining ranks ``p``)."""
 ENTRIES = UNCANON + 64 * 6
 
-# Table entries: E_WORDS int64 words, two entries per bucket.
-E_KEY0 = 0  # hand of seat 0 | leader << 48 | generation << 50
-E_KEY1 = 1  # hands of seats 1..3
-E_DATA = 4  # lo | hi << 16 | (best face + 1) << 32 | tricks left << 40
-E_WORDS = 5
+# Table entries: E_WORDS int64 words, two entries per bucket (one 64-byte cache line).
+E_KEY = 0  # 3 words: the canonical hands c0..c3 (48 bits each) packed end to end:
+#            c0 | c1 << 48, c1 >> 16 | c2 << 32, c2 >> 32 | c3 << 16
+E_DATA = 3  # lo | hi << 16 | (best face + 1) << 32 | tricks left << 40 | tag << 45
+E_WORDS = 4
 BUCKET = 2 * E_WORDS
+TAG_SHIFT = 45
+"""The tag (bits 45..59 of the data word): leader | generation << 2; part of the key."""
 
+RANK_FACES = np.array([sum(1 << (6 * s + r) for s in range(4)) for r in range(6)], dtype=np.int64)
+"""Each rank's faces (one plane)."""
 RANK_BOTH = np.array(
     [sum(((1 << (6 * s + r)) | (1 << (24 + 6 * s + r))) for s in range(4)) for r in range(6)],
     dtype=np.int64,
@@ -130,12 +137,13 @@ NO_BOUND = BOUND_MASK
 
 
 def new_table(bits: int = 20) -> np.ndarray:
-    """A work array with ``2**bits`` table buckets (two entries each; 80 bytes a bucket)."""
+    """A work array with ``2**bits`` table buckets (two entries each; 64 bytes a bucket)."""
     if not 4 <= bits <= 28:
         raise ValueError(f"table bits must be between 4 and 28, got {bits}")
-    tt = np.zeros(ENTRIES + (1 << bits) * BUCKET, dtype=np.int64)
+    tt = np.zeros(ENTRIES + BUCKET + (1 << bits) * BUCKET, dtype=np.int64)
     tt[H_MAGIC] = MAGIC
     tt[H_MASK] = (1 << bits) - 1
+    tt[H_ALIGN] = (-(tt.ctypes.data + 8 * ENTRIES) // 8) % BUCKET  # a speed matter only
     return tt
 
 
@@ -184,11 +192,32 @@ def _set_context(tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int) -> 
         unit = _gcd(unit, ra[RA_POINTS + r])
     tt[H_UNIT] = unit if unit > 0 else 1
     _build_canon(tt)
+    tt[H_CTX + TAKE_ORDER] = _rank_order(tt, True)
+    tt[H_CTX + LOSE_ORDER] = _rank_order(tt, False)
     gen = tt[H_GEN] + 1
     if gen > GEN_MAX:  # generations used up: clear the entries once
         tt[ENTRIES:] = 0
         gen = 1
     tt[H_GEN] = gen
+
+
+@jit
+def _rank_order(tt: np.ndarray, most_first: bool) -> int:
+    """The six ranks by points (most or fewest first), lower rank first among equals, packed
+    4 bits a rank."""
+    used = 0
+    packed = 0
+    for i in range(6):
+        pick = -1
+        for r in range(6):
+            if (used >> r) & 1:
+                continue
+            better = _pts(tt, r) > _pts(tt, pick) if most_first else _pts(tt, r) < _pts(tt, pick)
+            if pick < 0 or better:
+                pick = r
+        used |= 1 << pick
+        packed |= pick << (4 * i)
+    return packed
 
 
 @jit
@@ -254,15 +283,17 @@ TABLE_MIN_LEFT = 2
 
 @jit
 def _make_key(tt: np.ndarray, ko: int, leader: int) -> None:
-    """Write the table key of the trick-boundary position in the header (hands) into
-    ``tt[ko:ko + 4]`` and its bucket's offset into ``tt[ko + 4]``: the canonical hands
-    (:data:`CANON`), with the leader and the generation in the first word's top bits."""
+    """Write the table key of the trick-boundary position in the header (hands) to ``ko``:
+    the canonical hands (:data:`CANON`) packed in 3 words (see :data:`E_KEY`), the tag
+    (leader and generation) and the bucket's offset."""
     players = tt[H_CTX + CX_PLAYERS]
     every = 0
     for s in range(players):
         every |= tt[H_HANDS + s]
-    for s in range(4):
-        tt[ko + s] = 0
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
     for suit in range(4):
         sh = 6 * suit
         base = CANON + 64 * ((every >> sh) & 63)
@@ -270,14 +301,28 @@ def _make_key(tt: np.ndarray, ko: int, leader: int) -> None:
             h = tt[H_HANDS + s]
             one = tt[base + ((h >> sh) & 63)]
             two = tt[base + ((h >> (24 + sh)) & 63)]
-            tt[ko + s] |= (one << sh) | (two << (24 + sh))
-    tt[ko] |= (leader << 48) | (tt[H_GEN] << 50)
-    h = tt[ko] * 0x9E3779B97F4A7C15
-    h ^= tt[ko + 1] * 0xC2B2AE3D27D4EB4F
-    h ^= tt[ko + 2] * 0x165667B19E3779F9
-    h ^= tt[ko + 3] * 0x27D4EB2F165667C5
+            c = (one << sh) | (two << (24 + sh))
+            if s == 0:
+                c0 |= c
+            elif s == 1:
+                c1 |= c
+            elif s == 2:
+                c2 |= c
+            else:
+                c3 |= c
+    w0 = c0 | (c1 << 48)
+    w1 = (c1 >> 16) | (c2 << 32)
+    w2 = (c2 >> 32) | (c3 << 16)
+    tag = leader | (tt[H_GEN] << 2)
+    tt[ko] = w0
+    tt[ko + 1] = w1
+    tt[ko + 2] = w2
+    tt[ko + 3] = tag
+    h = w0 * 0x9E3779B97F4A7C15
+    h ^= w1 * 0xC2B2AE3D27D4EB4F
+    h ^= (w2 + tag) * 0x165667B19E3779F9
     h ^= h >> 31
-    tt[ko + 4] = ENTRIES + ((h >> 17) & tt[H_MASK]) * BUCKET
+    tt[ko + 4] = ENTRIES + tt[H_ALIGN] + ((h >> 17) & tt[H_MASK]) * BUCKET
 
 
 @jit
@@ -308,7 +353,7 @@ def _matches(tt: np.ndarray, e: int, ko: int) -> bool:
         tt[e] == tt[ko]
         and tt[e + 1] == tt[ko + 1]
         and tt[e + 2] == tt[ko + 2]
-        and tt[e + 3] == tt[ko + 3]
+        and tt[e + E_DATA] >> TAG_SHIFT == tt[ko + 3]
     )
 
 
@@ -338,14 +383,14 @@ def _tt_store(tt: np.ndarray, ko: int, left: int, need: int, v: int, best: int) 
     else:
         # depth-preferred first slot, always-replace second slot
         d0 = tt[b + E_DATA]
-        stale = (tt[b] >> 50) != tt[H_GEN]
-        if stale or ((d0 >> 40) & 0xFF) <= left:
+        stale = (d0 >> (TAG_SHIFT + 2)) != tt[H_GEN]
+        if stale or ((d0 >> 40) & 0x1F) <= left:
             for j in range(E_WORDS):
                 tt[b + E_WORDS + j] = tt[b + j]
             e = b
         else:
             e = b + E_WORDS
-        for j in range(4):
+        for j in range(3):
             tt[e + j] = tt[ko + j]
         lo = 0
         hi = NO_BOUND
@@ -355,7 +400,7 @@ def _tt_store(tt: np.ndarray, ko: int, left: int, need: int, v: int, best: int) 
     else:
         hi = min(hi, v)
     nb = best + 1 if best >= 0 else old_best
-    tt[e + E_DATA] = lo | (hi << 16) | (nb << 32) | (left << 40)
+    tt[e + E_DATA] = lo | (hi << 16) | (nb << 32) | (left << 40) | (tt[ko + 3] << TAG_SHIFT)
 
 
 # --------------------------------------------------------------------------- moves
@@ -401,60 +446,87 @@ def _legal_for(tt: np.ndarray, seat: int, led: int, wf: int) -> int:
 
 
 @jit
-def _side_takes(tt: np.ndarray, seat: int, k: int, led: int, w: int, wseat: int) -> bool:
-    """A guess, for move ordering only: does ``seat``'s side take the trick when, after its
-    card (the ``k``-th), ``w`` held by ``wseat`` is winning? Each later seat of the other side
-    than the current winner that can beat it is taken to do so with its lowest such card
-    (measured: 16% fewer nodes than the highest, 37% fewer than stopping at the first)."""
-    trump = tt[H_CTX + CX_TRUMP]
-    players = tt[H_CTX + CX_PLAYERS]
-    s = _next_seat(tt, seat)
-    for _ in range(k + 1, players):
-        if _side(tt, s) != _side(tt, wseat):
-            over = _legal_for(tt, s, led, w) & beaters(w, trump)
-            if over:
-                w = lowest_bit_index(over)
-                wseat = s
-        s = _next_seat(tt, s)
-    return _side(tt, wseat) == _side(tt, seat)
-
-
-@jit
 def _order(
     tt: np.ndarray, fb: int, moves: int, seat: int, k: int, led: int, wf: int, ws: int, hint: int
 ) -> int:
     """Write ``moves`` (a face mask) into frame ``fb`` in search order; returns how many.
 
-    First the table's remembered best move; then the cards with which the side (by a guess,
-    :func:`_side_takes`) takes the trick, the most points first, cheapest rank first; then the
-    others, fewest points first, lowest rank first."""
+    First the table's remembered best move; then the cards with which the side takes the
+    trick (by a guess: each later opponent of the card winning so far beats it with its lowest
+    card that can; measured 16% fewer nodes than its highest, 37% fewer than stopping at the
+    first), the most points first, cheapest rank first; then the others, fewest points first,
+    lowest rank first (the rank orders are :data:`TAKE_ORDER` and :data:`LOSE_ORDER`)."""
     trump = tt[H_CTX + CX_TRUMP]
-    n = 0
+    players = tt[H_CTX + CX_PLAYERS]
+    follow = tt[H_CTX + CX_FOLLOW] != 0
+    must_trump = tt[H_CTX + CX_MUST_TRUMP] != 0
+    sides = tt[H_CTX + CX_SIDE]
+    tmask = SUIT_MASK[trump]
+    hands = (
+        tt[H_HANDS] & PLANE,
+        tt[H_HANDS + 1] & PLANE,
+        tt[H_HANDS + 2] & PLANE,
+        tt[H_HANDS + 3] & PLANE,
+    )
+    mine = (sides >> seat) & 1
+    takes = 0
     m = moves
+    if hint >= 0:
+        m &= ~(1 << hint)
+    rest = m
     while m:
         f = lowest_bit_index(m)
         m ^= 1 << f
-        p = _pts(tt, f)
+        lead = led
         if k == 0:
-            takes = _side_takes(tt, seat, 0, f // 6, f, seat)
+            lead = f // 6
+            w = f
+            wseat = seat
         elif (beaters(wf, trump) >> f) & 1:
-            takes = _side_takes(tt, seat, k, led, f, seat)
+            w = f
+            wseat = seat
         else:
-            takes = _side_takes(tt, seat, k, led, wf, ws)
-        if f == hint:
-            score = 4000
-        elif takes:
-            score = 2000 + 16 * p - f % 6
-        else:
-            score = 1000 - 16 * p - f % 6
-        j = n
-        while j > 0 and tt[fb + j - 1] >> 16 < score:
-            tt[fb + j] = tt[fb + j - 1]
-            j -= 1
-        tt[fb + j] = f | (score << 16)
-        n += 1
-    for j in range(n):
-        tt[fb + j] &= 0xFFFF
+            w = wf
+            wseat = ws
+        lmask = SUIT_MASK[lead]
+        s = seat
+        for _ in range(k + 1, players):
+            s = s + 1 if s + 1 < players else 0
+            if (sides >> s) & 1 != (sides >> wseat) & 1:
+                # what s may play, before heading (heading only narrows it to these cards)
+                hs = hands[s]
+                base = hs & lmask if follow else 0
+                if not base:
+                    base = hs & tmask if must_trump else 0
+                    if not base:
+                        base = hs
+                over = base & beaters(w, trump)
+                if over:
+                    w = lowest_bit_index(over)
+                    wseat = s
+        if (sides >> wseat) & 1 == mine:
+            takes |= 1 << f
+    n = 0
+    if hint >= 0 and (moves >> hint) & 1:
+        tt[fb] = hint
+        n = 1
+    n = _emit(tt, fb, n, takes, TAKE_ORDER)
+    return _emit(tt, fb, n, rest & ~takes, LOSE_ORDER)
+
+
+@jit
+def _emit(tt: np.ndarray, fb: int, n: int, faces: int, order: int) -> int:
+    """Append ``faces`` to frame ``fb`` rank by rank in the context's ``order`` (a header slot
+    holding 6 ranks, 4 bits each), suits in order within a rank; returns the new count."""
+    ranks = tt[H_CTX + order]
+    for i in range(6):
+        r = (ranks >> (4 * i)) & 15
+        m = faces & RANK_FACES[r]
+        while m:
+            f = lowest_bit_index(m)
+            m ^= 1 << f
+            tt[fb + n] = f
+            n += 1
     return n
 
 
@@ -468,7 +540,15 @@ def _gen(
     for s in range(tt[H_CTX + CX_PLAYERS]):
         if s != seat:
             occ |= tt[H_HANDS + s] & PLANE
-    legal = _legal_for(tt, seat, led, wf)
+    legal = legal_mask(
+        own,
+        led,
+        wf,
+        tt[H_CTX + CX_TRUMP],
+        tt[H_CTX + CX_FOLLOW] != 0,
+        tt[H_CTX + CX_MUST_TRUMP] != 0,
+        tt[H_CTX + CX_HEAD],
+    )
     return _order(tt, fb, _reps(tt, legal, own, occ), seat, k, led, wf, ws, hint)
 
 
