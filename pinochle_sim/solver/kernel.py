@@ -255,8 +255,8 @@ def _build_canon(tt: np.ndarray) -> None:
 
 @jit
 def new_generation(tt: np.ndarray) -> None:
-    """Forget every table entry (the next call starts afresh; for fair timing)."""
-    tt[H_GEN] = 0
+    """Forget every table entry: the next call starts a new generation (for fair timing)."""
+    tt[H_CTX + CX_TRUMP] = -1  # matches no context, so the next call moves on a generation
 
 
 @jit

@@ -13,7 +13,14 @@ from pinochle_sim.rules import PRESETS
 from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.runs.solve import position_after, trick_play
 from pinochle_sim.solver import Position, solve
-from pinochle_sim.solver.kernel import dd_best, dd_move_values, dd_solve, new_table, pack_trick
+from pinochle_sim.solver.kernel import (
+    dd_best,
+    dd_move_values,
+    dd_solve,
+    new_generation,
+    new_table,
+    pack_trick,
+)
 from tests.catalog import ALL_PRESETS
 from tests.solver.endgames import random_endgame
 
@@ -119,3 +126,18 @@ def test_time_limit_gives_proven_bounds() -> None:
         assert rushed.line == ()
         for m, e in zip(rushed.moves, exact.moves, strict=True):
             assert m.lower <= e.value <= m.upper
+
+
+def test_a_new_generation_forgets_entries_made_under_another_context() -> None:
+    """Entries are tagged with their generation: after new_generation, or under another trump
+    or side, none of them may answer for a position (stale bounds would be wrong values)."""
+    r = PRESETS["partnership"]
+    p = Position.parse(r, "S", 0, "AS KS QS; 10S JS 9S; AH KH QH; 10H JH 9H")
+    shared = new_table(8)
+    for trump in (0, 1, 0, 1):
+        for mask in (5, 10):
+            q = Position(r, trump, p.leader, p.hands)
+            fresh = dd_solve(*kernel_args(q), mask, new_table(8))
+            assert dd_solve(*kernel_args(q), mask, shared) == fresh
+            new_generation(shared)
+            assert dd_solve(*kernel_args(q), mask, shared) == fresh
