@@ -567,6 +567,33 @@ def _gen(
 
 
 @jit
+def _trick_owner(tt: np.ndarray, seat: int, k: int, led: int, wf: int, ws: int) -> int:
+    """Inside a trick, with ``seat`` to play: 1 if the side surely takes the trick, 0 if the
+    others surely do (no seat still to play on the other side of the winning card's holder can
+    beat it, whatever the others play before: a card can only rise), -1 if open."""
+    trump = tt[H_CTX + CX_TRUMP]
+    players = tt[H_CTX + CX_PLAYERS]
+    sides = tt[H_CTX + CX_SIDE]
+    holder = (sides >> ws) & 1
+    over = beaters(wf, trump)
+    lmask = SUIT_MASK[led]
+    tmask = SUIT_MASK[trump]
+    s = seat
+    for _ in range(k, players):
+        if (sides >> s) & 1 != holder:
+            hs = tt[H_HANDS + s] & PLANE
+            base = hs & lmask if tt[H_CTX + CX_FOLLOW] else 0
+            if not base:
+                base = hs & tmask if tt[H_CTX + CX_MUST_TRUMP] else 0
+                if not base:
+                    base = hs
+            if base & over:
+                return -1
+        s = s + 1 if s + 1 < players else 0
+    return holder
+
+
+@jit
 def _last_trick(tt: np.ndarray, leader: int) -> int:
     """Points the side takes from the last trick (one card in each hand), bonus included."""
     trump = tt[H_CTX + CX_TRUMP]
@@ -690,7 +717,13 @@ def _search(
                 else:
                     done = False
             else:
-                done = False
+                owner = _trick_owner(tt, seat, k, led, wf, ws)
+                if owner == 1 and need <= tp:
+                    v = tp
+                elif owner == 0 and need > rem:
+                    v = rem
+                else:
+                    done = False
             if done:
                 phase = RETURN
                 continue
