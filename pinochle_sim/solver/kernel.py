@@ -567,6 +567,41 @@ def _gen(
 
 
 @jit
+def _sure_lead(tt: np.ndarray, leader: int) -> int:
+    """Points of the best side-suit card the leader can lead and surely win with: no opponent
+    holds a higher card of its suit or can trump it (each opponent follows or has no trump).
+    The card is no trump, so :func:`_sure_trumps` has not counted it."""
+    trump = tt[H_CTX + CX_TRUMP]
+    players = tt[H_CTX + CX_PLAYERS]
+    sides = tt[H_CTX + CX_SIDE]
+    mine = (sides >> leader) & 1
+    opp = 0
+    ruffers = 0  # opponents holding trumps, as a seat mask
+    for s in range(players):
+        if (sides >> s) & 1 != mine:
+            h = tt[H_HANDS + s] & PLANE
+            opp |= h
+            if h & SUIT_MASK[trump]:
+                ruffers |= 1 << s
+    own = tt[H_HANDS + leader] & PLANE
+    best = 0
+    for suit in range(4):
+        if suit == trump:
+            continue
+        sm = SUIT_MASK[suit]
+        c = highest_bit_index(own & sm)
+        if c < 0 or highest_bit_index(opp & sm) > c:
+            continue
+        safe = True
+        for s in range(players):
+            if (ruffers >> s) & 1 and not (tt[H_HANDS + s] & sm):
+                safe = False
+        if safe:
+            best = max(best, _pts(tt, c))
+    return best
+
+
+@jit
 def _trick_owner(tt: np.ndarray, seat: int, k: int, led: int, wf: int, ws: int) -> int:
     """Inside a trick, with ``seat`` to play: 1 if the side surely takes the trick, 0 if the
     others surely do (no seat still to play on the other side of the winning card's holder can
@@ -695,6 +730,10 @@ def _search(
                 v = _last_trick(tt, seat)
             elif k == 0:
                 gain, lost = _sure_trumps(tt)
+                if _side(tt, seat):
+                    gain += _sure_lead(tt, seat)
+                else:
+                    lost += _sure_lead(tt, seat)
                 if need <= gain:
                     v = gain
                 elif need > rem - lost:
