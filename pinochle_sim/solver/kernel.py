@@ -62,7 +62,15 @@ import numpy as np
 
 from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
-from pinochle_sim.core.tricks import PLANE, SUIT_MASK, add_card, beaters, legal_mask, remove_card
+from pinochle_sim.core.tricks import (
+    HEAD_ALWAYS,
+    PLANE,
+    SUIT_MASK,
+    add_card,
+    beaters,
+    legal_mask,
+    remove_card,
+)
 from pinochle_sim.rules.arrays import (
     RA_FOLLOW,
     RA_HEAD,
@@ -568,37 +576,65 @@ def _gen(
 
 @jit
 def _sure_lead(tt: np.ndarray, leader: int) -> int:
-    """Points of the best side-suit card the leader can lead and surely win with: no opponent
-    holds a higher card of its suit or can trump it (each opponent follows or has no trump).
-    The card is no trump, so :func:`_sure_trumps` has not counted it."""
+    """Points the leader is sure to take in side suits (trumps are :func:`_sure_trumps`'):
+    the better of one sure winner (nobody holds a higher card of its suit, no opponent can
+    trump it: each opponent holding trumps follows suit) and the sure winners it can cash
+    in a row, suit after suit, keeping the lead. A card of the run must rank at least every
+    opponent's card of its suit, the round must come before any opponent holding trumps runs
+    out of the suit, and a partner must not be forced to overtake it (a higher card of the
+    suit where the trick must be headed, or trumps once void in it)."""
     trump = tt[H_CTX + CX_TRUMP]
     players = tt[H_CTX + CX_PLAYERS]
     sides = tt[H_CTX + CX_SIDE]
+    follow = tt[H_CTX + CX_FOLLOW] != 0
+    heads = tt[H_CTX + CX_HEAD] == HEAD_ALWAYS
+    tm = SUIT_MASK[trump]
     mine = (sides >> leader) & 1
-    opp = 0
-    ruffers = 0  # opponents holding trumps, as a seat mask
-    for s in range(players):
-        if (sides >> s) & 1 != mine:
-            h = tt[H_HANDS + s] & PLANE
-            opp |= h
-            if h & SUIT_MASK[trump]:
-                ruffers |= 1 << s
-    own = tt[H_HANDS + leader] & PLANE
+    own = tt[H_HANDS + leader]
     best = 0
+    run = 0
     for suit in range(4):
         if suit == trump:
             continue
         sm = SUIT_MASK[suit]
-        c = highest_bit_index(own & sm)
-        if c < 0 or highest_bit_index(opp & sm) > c:
+        if not own & sm:
             continue
-        safe = True
+        opp_top = -1
+        mate_top = -1
+        rounds = 1 << 10  # rounds of the suit before someone may trump it
+        single = True
         for s in range(players):
-            if (ruffers >> s) & 1 and not (tt[H_HANDS + s] & sm):
-                safe = False
-        if safe:
-            best = max(best, _pts(tt, c))
-    return best
+            if s == leader:
+                continue
+            h = tt[H_HANDS + s]
+            length = popcount(h & sm) + popcount((h >> 24) & sm)
+            has_trump = (h & tm) != 0
+            if (sides >> s) & 1 != mine:
+                opp_top = max(opp_top, highest_bit_index(h & sm))
+                if has_trump:
+                    rounds = min(rounds, length if follow else 0)
+                    single = single and length > 0 and follow
+            else:
+                mate_top = max(mate_top, highest_bit_index(h & sm))
+                if has_trump:
+                    rounds = min(rounds, length if follow else 0)
+        top = highest_bit_index(own & sm)
+        if single and top >= opp_top:
+            best = max(best, _pts(tt, top))
+        # the run: the leader's cards of the suit from the top, each copy a round
+        m = own & sm
+        taken = 0
+        while m and taken < rounds:
+            f = highest_bit_index(m)
+            m ^= 1 << f
+            if f < opp_top or (heads and f <= mate_top):
+                break
+            copies = 1 + ((own >> (24 + f)) & 1)
+            for _ in range(copies):
+                if taken < rounds:
+                    run += _pts(tt, f)
+                    taken += 1
+    return max(best, run)
 
 
 @jit
