@@ -496,36 +496,58 @@ def _order(
     if hint >= 0:
         m &= ~(1 << hint)
     rest = m
-    while m:
-        f = lowest_bit_index(m)
-        m ^= 1 << f
-        lead = led
-        if k == 0:
-            lead = f // 6
-            w = f
-            wseat = seat
-        elif (beaters(wf, trump) >> f) & 1:
-            w = f
-            wseat = seat
-        else:
-            w = wf
-            wseat = ws
-        lmask = SUIT_MASK[lead]
-        s = seat
-        for _ in range(k + 1, players):
-            s = s + 1 if s + 1 < players else 0
-            if (sides >> s) & 1 != (sides >> wseat) & 1:
-                # what s may play, before heading (heading only narrows it to these cards)
-                hs = hands[s]
-                base = hs & lmask if follow else 0
-                if not base:
-                    base = hs & tmask if must_trump else 0
-                    if not base:
-                        base = hs
-                over = base & beaters(w, trump)
+    if k > 0:
+        # following: the led suit is known, so what each later seat may play (before heading,
+        # which only narrows it to the cards counted here) is the same for every move
+        b1, s1 = _later(hands, seat, 1, k, players, led, tmask, follow, must_trump)
+        b2, s2 = _later(hands, seat, 2, k, players, led, tmask, follow, must_trump)
+        while m:
+            f = lowest_bit_index(m)
+            m ^= 1 << f
+            if (beaters(wf, trump) >> f) & 1:
+                w = f
+                wseat = seat
+            else:
+                w = wf
+                wseat = ws
+            if s1 >= 0 and (sides >> s1) & 1 != (sides >> wseat) & 1:
+                over = b1 & beaters(w, trump)
                 if over:
                     w = lowest_bit_index(over)
-                    wseat = s
+                    wseat = s1
+            if s2 >= 0 and (sides >> s2) & 1 != (sides >> wseat) & 1:
+                over = b2 & beaters(w, trump)
+                if over:
+                    wseat = s2
+            if (sides >> wseat) & 1 == mine:
+                takes |= 1 << f
+    suit = -1
+    b1 = b2 = b3 = 0
+    s1 = s2 = s3 = -1
+    while m:  # leading (moves come suit by suit: the later seats' options change with it)
+        f = lowest_bit_index(m)
+        m ^= 1 << f
+        if f // 6 != suit:
+            suit = f // 6
+            b1, s1 = _later(hands, seat, 1, 0, players, suit, tmask, follow, must_trump)
+            b2, s2 = _later(hands, seat, 2, 0, players, suit, tmask, follow, must_trump)
+            b3, s3 = _later(hands, seat, 3, 0, players, suit, tmask, follow, must_trump)
+        w = f
+        wseat = seat
+        if s1 >= 0 and (sides >> s1) & 1 != (sides >> wseat) & 1:
+            over = b1 & beaters(w, trump)
+            if over:
+                w = lowest_bit_index(over)
+                wseat = s1
+        if s2 >= 0 and (sides >> s2) & 1 != (sides >> wseat) & 1:
+            over = b2 & beaters(w, trump)
+            if over:
+                w = lowest_bit_index(over)
+                wseat = s2
+        if s3 >= 0 and (sides >> s3) & 1 != (sides >> wseat) & 1:
+            over = b3 & beaters(w, trump)
+            if over:
+                wseat = s3
         if (sides >> wseat) & 1 == mine:
             takes |= 1 << f
     n = 0
@@ -534,6 +556,25 @@ def _order(
         n = 1
     n = _emit(tt, fb, n, takes, TAKE_ORDER)
     return _emit(tt, fb, n, rest & ~takes, LOSE_ORDER)
+
+
+@jit
+def _later(
+    hands: tuple[int, int, int, int], seat: int, j: int, k: int, players: int, led: int,
+    tmask: int, follow: bool, must_trump: bool,
+) -> tuple[int, int]:  # fmt: skip
+    """(what may be played, seat) of the ``j``-th seat after ``seat`` in a trick with ``k``
+    cards played before ``seat``'s; (0, -1) when that seat has already played."""
+    if k + j >= players:
+        return 0, -1
+    s = (seat + j) % players
+    hs = hands[s]
+    base = hs & SUIT_MASK[led] if follow else 0
+    if not base:
+        base = hs & tmask if must_trump else 0
+        if not base:
+            base = hs
+    return base, s
 
 
 @jit
