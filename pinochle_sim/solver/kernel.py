@@ -764,6 +764,57 @@ ABORTED = -(1 << 40)
 """What a search returns when it ran out of nodes."""
 
 
+OPEN = -1
+"""What :func:`_settle` returns for a node it cannot decide without searching."""
+
+
+@jit
+def _settle(
+    tt: np.ndarray, d: int, seat: int, k: int, led: int, wf: int, ws: int, tp: int, left: int,
+    rem: int, need: int,
+) -> tuple[int, int]:  # fmt: skip
+    """Decide a node of the search without looking at its moves if possible: ``(v, hint)``,
+    ``v`` a fail-soft value (see :func:`_search`) or :data:`OPEN`, ``hint`` the table's
+    remembered best move (-1: none). From bounds (points left, sure points, a trick already
+    settled), the last trick played out, or the table (whose key it leaves in frame ``d``)."""
+    if need <= 0:
+        return 0, -1
+    if need > tp + rem:
+        return tp + rem, -1
+    if k > 0:
+        owner = _trick_owner(tt, seat, k, led, wf, ws)
+        if owner == 1 and need <= tp:
+            return tp, -1
+        if owner == 0 and need > rem:
+            return rem, -1
+        return OPEN, -1
+    if left == 1:
+        return _last_trick(tt, seat), -1
+    gain, lost = _sure_trumps(tt)
+    if _side(tt, seat):
+        gain += _sure_lead(tt, seat)
+    else:
+        lost += _sure_lead(tt, seat)
+    if need <= gain:
+        return gain, -1
+    if need > rem - lost:
+        return rem - lost, -1
+    if left < TABLE_MIN_LEFT:
+        return OPEN, -1
+    ko = STACK + d * F_WIDTH + F_KEY
+    _make_key(tt, ko, seat)
+    e = _tt_find(tt, ko)
+    if e < 0:
+        return OPEN, -1
+    data = tt[e + E_DATA]
+    if data & BOUND_MASK >= need:
+        return data & BOUND_MASK, -1
+    if (data >> 16) & BOUND_MASK < need:
+        return (data >> 16) & BOUND_MASK, -1
+    best = (data >> 32) & 0xFF
+    return OPEN, _real_face(tt, best - 1) if best else -1
+
+
 @jit
 def _search(
     tt: np.ndarray,
@@ -797,50 +848,8 @@ def _search(
             if nodes > limit:
                 tt[H_NODES] = nodes
                 return ABORTED
-            done = True
-            hint = -1
-            if need <= 0:
-                v = 0
-            elif need > tp + rem:
-                v = tp + rem
-            elif k == 0 and left == 1:
-                v = _last_trick(tt, seat)
-            elif k == 0:
-                gain, lost = _sure_trumps(tt)
-                if _side(tt, seat):
-                    gain += _sure_lead(tt, seat)
-                else:
-                    lost += _sure_lead(tt, seat)
-                if need <= gain:
-                    v = gain
-                elif need > rem - lost:
-                    v = rem - lost
-                elif left >= TABLE_MIN_LEFT:
-                    ko = STACK + d * F_WIDTH + F_KEY
-                    _make_key(tt, ko, seat)
-                    e = _tt_find(tt, ko)
-                    done = False
-                    if e >= 0:
-                        data = tt[e + E_DATA]
-                        if data & BOUND_MASK >= need:
-                            v = data & BOUND_MASK
-                            done = True
-                        elif (data >> 16) & BOUND_MASK < need:
-                            v = (data >> 16) & BOUND_MASK
-                            done = True
-                        elif (data >> 32) & 0xFF:
-                            hint = _real_face(tt, ((data >> 32) & 0xFF) - 1)
-                else:
-                    done = False
-            else:
-                owner = _trick_owner(tt, seat, k, led, wf, ws)
-                if owner == 1 and need <= tp:
-                    v = tp
-                elif owner == 0 and need > rem:
-                    v = rem
-                else:
-                    done = False
-            if done:
+            v, hint = _settle(tt, d, seat, k, led, wf, ws, tp, left, rem, need)
+            if v != OPEN:
                 phase = RETURN
                 continue
             fb = STACK + d * F_WIDTH
