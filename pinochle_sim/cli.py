@@ -477,8 +477,10 @@ def show(
             click.echo(format_hand(rec))
 
 
-def _solve_line(number: int, line: str, default_rules: Ruleset, time_limit: float | None) -> str:
-    """One line of a --positions file solved: its JSON result."""
+def _parse_position_line(
+    line: str, default_rules: Ruleset, time_limit: float | None
+) -> tuple[Position, int, float | None]:
+    """One line of a --positions file: (position, side, time limit)."""
     try:
         item = json.loads(line)
     except json.JSONDecodeError as e:
@@ -496,9 +498,11 @@ def _solve_line(number: int, line: str, default_rules: Ruleset, time_limit: floa
     side = item.get("side", 0)
     if not isinstance(side, int) or isinstance(side, bool):
         raise ValueError(f"side must be a seat number, got {side!r}")
+    pos.side_seats(side)  # checks the seat
     limit = item.get("time_limit", time_limit)
-    res = solve(pos, side=side, time_limit=limit)
-    return json.dumps({"line": number, **res.to_dict()})
+    if limit is not None and not (isinstance(limit, (int, float)) and limit > 0):
+        raise ValueError(f"time_limit must be positive seconds, got {limit!r}")
+    return pos, side, limit
 
 
 @main.command("solve")
@@ -528,8 +532,8 @@ def _solve_line(number: int, line: str, default_rules: Ruleset, time_limit: floa
     "--positions",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="JSON lines, one position each (fields rules, trump, leader, hands, trick, side); "
-    "prints one JSON result per line.",
+    help="JSON lines, one position each (fields rules, trump, leader, hands, trick, side, "
+    "time_limit); prints one JSON result per line, with its input_line.",
 )
 @click.option(
     "--time-limit",
@@ -575,14 +579,18 @@ def solve_command(
             "or --positions FILE"
         )
     if positions is not None:
+        todo = []  # every line is checked before any is solved
         with open(positions, encoding="utf-8") as fh:
             for number, line in enumerate(fh, 1):
                 if not line.strip():
                     continue
                 try:
-                    click.echo(_solve_line(number, line, ruleset, time_limit))
+                    todo.append((number, *_parse_position_line(line, ruleset, time_limit)))
                 except (ValueError, RulesError) as e:
                     raise click.ClickException(f"{positions} line {number}: {e}") from None
+        for number, pos, pos_side, limit in todo:
+            res = solve(pos, side=pos_side, time_limit=limit)
+            click.echo(json.dumps({"input_line": number, **res.to_dict()}))
         return
     if seeded:
         if seed is None or hand_index is None:
@@ -1020,19 +1028,34 @@ def _games_line(path: str) -> str:
     help="Hands per stage measurement.",
 )
 @click.option("--no-end-to-end", is_flag=True, help="Skip the fresh-process 1e6-hand runs.")
+@click.option(
+    "--solver-deals",
+    type=click.IntRange(0, 100_000),
+    default=200,
+    show_default=True,
+    help="Full deals per preset for the double-dummy solver's times (0: skip them).",
+)
+@click.option("--solver-only", is_flag=True, help="Only the double-dummy solver's times.")
 @_user_errors
-def bench(hands_text: str, no_end_to_end: bool) -> None:
-    """Print hands per second per stage on 1 and 2 threads, and end-to-end run times.
+def bench(hands_text: str, no_end_to_end: bool, solver_deals: int, solver_only: bool) -> None:
+    """Print hands per second per stage on 1 and 2 threads, end-to-end run times, and the
+    double-dummy solver's time per full deal of each preset (one thread: median, p95, max,
+    nodes).
 
     \b
-    Example:
+    Examples:
       pinochle-sim bench
+      pinochle-sim bench --solver-only --solver-deals 50
     """
     n = parse_count(hands_text)
     click.echo(f"machine: {bench_stages.machine()}")
-    for stage, k, rate in bench_stages.stage_rates(n):
-        click.echo(f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s")
-    if not no_end_to_end:
+    if not solver_only:
+        for stage, k, rate in bench_stages.stage_rates(n):
+            click.echo(f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s")
+    if solver_deals:
+        for preset in PRESETS:
+            click.echo(bench_stages.solver_times(preset, solver_deals).line())
+    if not no_end_to_end and not solver_only:
         runs = [("partnership", False), ("partnership", True)]
         runs += [("three-hand", False), ("two-hand", False)]
         for rules, cold in runs:

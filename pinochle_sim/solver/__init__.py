@@ -170,16 +170,19 @@ def solve(
     clock = _Clock(time_limit)
     nodes0 = int(tt[H_NODES])
     lo, hi = clock.bounds(position, mask, tt)
+    maxing = position.to_move in seats
     moves = []
     for f in position.legal():
         child, won_by, pts = position.play(f)
         got = pts if won_by in seats else 0
+        # no card beats the best one: that bounds the others' values from one side
+        start_lo, start_hi = (0, hi - got) if maxing else (max(0, lo - got), UNLIMITED)
         if child is None:
             clo = chi = 0
         elif clock.left() > 0:
-            clo, chi = clock.bounds(child, mask, tt)
+            clo, chi = clock.bounds(child, mask, tt, start_lo, start_hi)
         else:
-            clo, chi = 0, child.points_left()
+            clo, chi = start_lo, min(start_hi, child.points_left())
         moves.append(MoveValue(f, got + clo if clo == chi else None, got + clo, got + chi))
     exact = lo == hi and all(m.value is not None for m in moves)
     line: list[Face] = []
