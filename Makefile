@@ -10,10 +10,10 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
 	touch $(STAMP)
 
-install: $(STAMP)  ## create .venv and install the package with dev tools
+install: $(STAMP)  ## create .venv and install the package with dev tools and the Dask extra
 
 demo: $(STAMP)  ## install, simulate 1e6 hands, write the report
 	$(BIN)/pinochle-sim run --hands 1e6 --seed 0 --out results/runs/demo --overwrite

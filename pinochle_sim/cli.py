@@ -14,7 +14,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from pinochle_sim.policies.registry import policies_markdown, policies_text
 from pinochle_sim.rules import PRESETS, RulesError, Ruleset, dumps_ruleset, resolve_rules
 from pinochle_sim.rules.meld import score_meld
 from pinochle_sim.runs import bench as bench_stages
+from pinochle_sim.runs.backend import InputsSpec
 from pinochle_sim.runs.dataset import (
     RunCheck,
     check_run,
@@ -109,6 +110,48 @@ def seed_option(func: Callable[..., Any]) -> Callable[..., Any]:
         show_default=True,
         help="Seed of the deals (hand i of a seed is always the same deal).",
     )(func)
+
+
+def cluster_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--cluster",
+        default=None,
+        metavar="ADDRESS|local:N",
+        help="Run the work as tasks on a Dask cluster: a scheduler address (tcp://host:8786) "
+        "or local:N for N worker processes here; the same results as without it (needs "
+        'pip install "pinochle-sim[cluster]"; README, "Running on a cluster").',
+    )(func)
+
+
+CLUSTER_INSTALL = 'pip install "pinochle-sim[cluster]"'
+
+
+@contextlib.contextmanager
+def cluster_backend(
+    address: str | None, threads: int | None = None, quiet: bool = False
+) -> Iterator[Any]:
+    """The Dask backend of ``--cluster`` (None without it), closed on exit; its scheduler,
+    workers and dashboard link are printed to stderr unless ``quiet``."""
+    if address is None:
+        yield None
+        return
+    if threads is not None:
+        raise click.UsageError(
+            "--threads is for work on this process; with --cluster each worker runs one task "
+            "per thread it has (dask worker --nthreads)"
+        )
+    # Dask is an optional extra: the cluster module (which imports it) loads only here.
+    try:
+        from pinochle_sim.runs import cluster
+    except ImportError as e:
+        raise click.ClickException(
+            f"--cluster needs Dask, which is not installed ({e.name or e}): {CLUSTER_INSTALL}"
+        ) from None
+    backend = cluster.connect(address)
+    with backend:
+        if not quiet:
+            click.echo(f"cluster: {backend.describe()}", err=True)
+        yield backend
 
 
 def threads_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -615,8 +658,15 @@ class Progress:
     out. ``quiet``: the compile notice only (``show``)."""
 
     def __init__(
-        self, total: int, unit: str = "hands", tty: bool | None = None, quiet: bool = False
+        self,
+        total: int,
+        unit: str = "hands",
+        tty: bool | None = None,
+        quiet: bool = False,
+        detail: Callable[[], str] | None = None,
     ) -> None:
+        self.detail = detail
+        """Extra words for each progress line (a cluster's per-worker throughput)."""
         self.total = total
         self.unit = unit
         self.tty = sys.stderr.isatty() if tty is None else tty
@@ -653,6 +703,8 @@ class Progress:
         rate = new / elapsed if elapsed > 0 and new else 0.0
         left = self.total - self.done
         eta = f"ETA {left / rate:4.0f} s" if rate else "ETA    -"
+        extra = self.detail() if self.detail else ""
+        eta += f"  {extra}" if extra else ""
         if self.tty:
             width = 30
             filled = int(width * self.done / self.total)
@@ -775,6 +827,7 @@ def parse_count(text: str, option: str = "--hands") -> int:
     help="Start even when the estimated size is more than the free disk space.",
 )
 @click.option("--quiet", is_flag=True, help="No estimate, compile notice, progress or summary.")
+@cluster_option
 @click.option(
     "--part-size",
     type=click.IntRange(1, 1 << 22),
@@ -797,6 +850,7 @@ def run_command(
     dealer: int | None,
     force: bool,
     quiet: bool,
+    cluster: str | None,
     part_size: int,
     **policy_names: str,
 ) -> None:
@@ -818,15 +872,45 @@ def run_command(
       pinochle-sim run --hands 1e6 --rules two-hand
       pinochle-sim run --games 1e5 --rules two-hand
       pinochle-sim run --hands 1e5 --fix '0=AS AS 10S KS QS JS 9S KH QH AD AC 9C' --dealer 3
+      pinochle-sim run --hands 1e8 --cluster tcp://10.0.0.5:8786 --out /shared/runs/p0
+      pinochle-sim run --hands 1e6 --cluster local:2
     """
     if (hands_text is None) == (games_text is None):
         raise click.UsageError("give either --hands N or --games N")
     games = games_text is not None
     n = parse_count(games_text if games else hands_text, "--games" if games else "--hands")
     policies = make_policies(policy_names, params)
-    bar = None if quiet else Progress(n, "games" if games else "hands")
+    with cluster_backend(cluster, threads, quiet) as backend:
+        detail = backend.throughput if backend is not None else None
+        bar = None if quiet else Progress(n, "games" if games else "hands", detail=detail)
+        summary = _run_with_bar(
+            bar, n, seed, ruleset, policies, out, threads, resume, overwrite, part_size, games,
+            force, parse_fixes(fix), dealer, backend,
+        )  # fmt: skip
+    if quiet:
+        return
+    _echo_summary(summary, games)
+
+
+def _run_with_bar(
+    bar: Progress | None,
+    n: int,
+    seed: int,
+    ruleset: Ruleset,
+    policies: PolicySet,
+    out: str | None,
+    threads: int | None,
+    resume: bool,
+    overwrite: bool,
+    part_size: int,
+    games: bool,
+    force: bool,
+    fixed: dict[int, str],
+    dealer: int | None,
+    backend: Any,
+) -> Any:
     try:
-        summary = run_sim(
+        return run_sim(
             n,
             seed,
             ruleset,
@@ -841,8 +925,9 @@ def run_command(
             notify=bar,
             force=force,
             plan=bar.plan if bar else None,
-            fixed=parse_fixes(fix),
+            fixed=fixed,
             dealer=dealer,
+            backend=backend,
         )
     except KeyboardInterrupt:
         raise click.ClickException(
@@ -852,9 +937,9 @@ def run_command(
     finally:
         if bar:
             bar.close()
-    if quiet:
-        return
-    s = summary
+
+
+def _echo_summary(s: Any, games: bool) -> None:
     for line in s.repairs:
         click.echo(f"repaired: {line}")
     click.echo(
@@ -1197,6 +1282,7 @@ def _count_option(func: Callable[..., Any]) -> Callable[..., Any]:
               help="Output folder [default: results/compare/<A>-vs-<B>-seed<S>-<N>].")  # fmt: skip
 @click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
 @threads_option
+@cluster_option
 @_user_errors
 def compare_command(
     a: tuple[str, PolicySet],
@@ -1207,6 +1293,7 @@ def compare_command(
     out: str | None,
     overwrite: bool,
     threads: int | None,
+    cluster: str | None,
 ) -> None:
     """Duplicate tournament of policy sets A and B: every deal is played once per side, A and
     B swapping seats (three-hand: A in each seat in turn, B in the others), so card luck
@@ -1222,6 +1309,7 @@ def compare_command(
       pinochle-sim compare play=counting default --hands 1e5
       pinochle-sim compare bid.margin=20 bid.margin=-20 --hands 2e5 --seed 3
       pinochle-sim compare meld=random default --rules two-hand
+      pinochle-sim compare play=counting default --hands 1e7 --cluster tcp://10.0.0.5:8786
     """
     # The analysis layer (and matplotlib) loads only for commands that chart: ~0.4 s off the
     # start of every other command. No import loop is involved (cli is the top layer).
@@ -1238,16 +1326,24 @@ def compare_command(
     check_output(target, overwrite, "pairs.parquet")
     plays = 2 if ruleset.partnerships or ruleset.players == 2 else ruleset.players
     check_match_memory(n, ruleset)
-    bar = Progress(plays * n)
-    with using(threads):
-        warm_up(match_inputs(ruleset, a[1], b[1]), "play_chunk", bar)
+    with using(None if cluster else threads), cluster_backend(cluster, threads) as backend:
+        bar = Progress(plays * n, detail=backend.throughput if backend else None)
+        _warm(match_inputs(ruleset, a[1], b[1]), bar, backend)
         bar.update(0)
-        match = compare(ruleset, a, b, n, seed, progress=lambda k: bar.update(plays * k))
-    bar.close()
+        match = compare(ruleset, a, b, n, seed, lambda k: bar.update(plays * k), backend)
+        bar.close()
     path = write_match(match, target, overwrite)
     for line in _match_lines(match.summary):
         click.echo(line)
     click.echo(f"written: {path}/pairs.parquet, summary.csv, compare.png")
+
+
+def _warm(inputs: Any, bar: Progress, backend: Any) -> None:
+    """Compile or load the kernel of ``inputs`` here, or on every worker of ``backend``."""
+    if backend is None:
+        warm_up(inputs, "play_chunk", bar)
+    else:
+        backend.warm([InputsSpec.of(inputs)], "play_chunk", bar)
 
 
 def _slug(label: str) -> str:
@@ -1305,6 +1401,7 @@ def _match_lines(summary: Any) -> list[str]:
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
 @threads_option
+@cluster_option
 @_user_errors
 def sweep_command(
     param_text: str,
@@ -1316,6 +1413,7 @@ def sweep_command(
     out: str | None,
     overwrite: bool,
     threads: int | None,
+    cluster: str | None,
 ) -> None:
     """Sweep one policy parameter: each value plays a duplicate match against a fixed opponent
     on the same deals. Prints and charts the gain per deal, mean score, make rate and mean bid
@@ -1325,6 +1423,7 @@ def sweep_command(
     Examples:
       pinochle-sim sweep --param bid.margin=-40:40:10 --hands 1e5
       pinochle-sim sweep --param bid.risk=60,75,90 --base bid=calibrated --against default
+      pinochle-sim sweep --param bid.margin=-40:40:10 --hands 1e6 --cluster local:2
     """
     # The analysis layer (and matplotlib) loads only for commands that chart: ~0.4 s off the
     # start of every other command. No import loop is involved (cli is the top layer).
@@ -1346,13 +1445,13 @@ def sweep_command(
     check_output(target, overwrite, "sweep.csv")
     plays = 2 if ruleset.partnerships or ruleset.players == 2 else ruleset.players
     check_match_memory(n, ruleset, len(values))
-    bar = Progress(plays * n * len(values))
-    with using(threads):
-        warm_up(match_inputs(ruleset, base[1], against[1]), "play_chunk", bar)
+    with using(None if cluster else threads), cluster_backend(cluster, threads) as backend:
+        bar = Progress(plays * n * len(values), detail=backend.throughput if backend else None)
+        _warm(match_inputs(ruleset, base[1], against[1]), bar, backend)
         bar.update(0)
         table, diffs = sweep(ruleset, base[1], key, values, against[1], n, seed,
-                             progress=lambda k: bar.update(plays * k))  # fmt: skip
-    bar.close()
+                             progress=lambda k: bar.update(plays * k), backend=backend)  # fmt: skip
+        bar.close()
     kinds = engine_for(ruleset).policy_kinds(ruleset)
     meta = {
         "package": "pinochle-sim",
@@ -1478,6 +1577,7 @@ def _quiet_broken_pipe() -> None:
     help="Write the P(make) chart to this path (PNG and SVG; no suffix needed).",
 )
 @threads_option
+@cluster_option
 @policy_options
 @_user_errors
 def advise_command(
@@ -1493,6 +1593,7 @@ def advise_command(
     out: str | None,
     chart: str | None,
     threads: int | None,
+    cluster: str | None,
     params: tuple[str, ...],
     **policy_names: str,
 ) -> None:
@@ -1509,6 +1610,7 @@ def advise_command(
       pinochle-sim advise AS AS 10S KS QS JS 9S KH QH AD AC 9C
       pinochle-sim advise "AH AH 10H KH QH JH 9D KC QC JC 9C KS" --seat 1 --risk 60 --json
       pinochle-sim advise "AS AS AH AH 10H KH QH JH 9D KC QC JC" --rules two-hand --upcard 9H
+      pinochle-sim advise AS AS 10S KS QS JS 9S KH QH AD AC 9C --hands 1e6 --cluster local:2
     """
     from pinochle_sim.analysis.advise import advice_chart, advise
 
@@ -1516,10 +1618,15 @@ def advise_command(
         raise click.BadParameter(f"a percentage between 1 and 99, got {risk}", param_hint="--risk")
     n = parse_count(hands_text)
     policies = make_policies(policy_names, params)
-    a = advise(" ".join(cards), seat, dealer, ruleset, n, seed, risk, policies, upcard, threads)
-    files = advice_chart(a, chart) if chart and a.two_hand is None else []
-    if out:
-        run_sim(n, seed, ruleset, policies, out, threads, fixed={seat: a.cards}, dealer=dealer)
+    with cluster_backend(cluster, threads, quiet=as_json) as backend:
+        if backend is not None:
+            _warm(engine_inputs(ruleset, policies), Progress(0, quiet=True), backend)
+        a = advise(" ".join(cards), seat, dealer, ruleset, n, seed, risk, policies, upcard,
+                   threads, backend)  # fmt: skip
+        files = advice_chart(a, chart) if chart and a.two_hand is None else []
+        if out:
+            run_sim(n, seed, ruleset, policies, out, threads, fixed={seat: a.cards},
+                    dealer=dealer, backend=backend)  # fmt: skip
     if as_json:
         click.echo(json.dumps(a.to_json()))
         return

@@ -70,6 +70,17 @@ def imports(module: str) -> list[tuple[str, bool]]:
 
 
 GRAPH = {m: imports(m) for m in MODULES}
+OPTIONAL_DEPENDENCY_MODULE = "pinochle_sim.runs.cluster"
+"""Imports Dask (the ``[cluster]`` extra); nothing in the package imports it at load time."""
+
+
+def test_the_optional_dependency_module_is_never_loaded_with_the_package() -> None:
+    """No module imports the Dask backend at its top (the CLI defers it to --cluster), so
+    ``import pinochle_sim`` and every command without --cluster work without Dask."""
+    eager = [m for m, edges in GRAPH.items() for t, inside in edges
+             if t == OPTIONAL_DEPENDENCY_MODULE and not inside]  # fmt: skip
+    assert not eager, eager
+    assert any(t == OPTIONAL_DEPENDENCY_MODULE for t, _ in GRAPH["pinochle_sim.cli"])
 
 
 def test_the_layers_are_the_folders() -> None:
@@ -181,6 +192,9 @@ def test_imports_are_not_hidden_in_functions() -> None:
         if inside
         and m != "pinochle_sim"
         and not (m == "pinochle_sim.cli" and t.startswith("pinochle_sim.analysis"))
+        # The Dask backend imports an optional dependency at its top: the CLI loads it only
+        # for --cluster, so that the package works without Dask installed.
+        and not (m == "pinochle_sim.cli" and t == OPTIONAL_DEPENDENCY_MODULE)
     ]
     assert not hidden, hidden
 

@@ -30,6 +30,7 @@ from pinochle_sim.core.cards import SUIT_NAMES, SUITS, format_cards, parse_cards
 from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
 from pinochle_sim.rules import Ruleset, resolve_rules
 from pinochle_sim.rules.meld import score_meld
+from pinochle_sim.runs.backend import Backend, hands_array
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.simulate import deal_constraints, engine_inputs, play_hands_array
 
@@ -160,8 +161,11 @@ def advise(
     policies: PolicySet | None = None,
     upcard: str | None = None,
     threads_: int | None = None,
+    backend: Backend | None = None,
 ) -> Advice:
-    """Advice for the hand ``cards`` held by ``seat`` (see the module docstring)."""
+    """Advice for the hand ``cards`` held by ``seat`` (see the module docstring). With a
+    ``backend`` (:mod:`pinochle_sim.runs.backend`) the deals are played in tasks on its
+    workers; the advice is the same."""
     r = resolve_rules(rules)
     if not 1 <= risk <= 99:
         raise ValueError(f"--risk is a percentage between 1 and 99, got {risk}")
@@ -177,20 +181,22 @@ def advise(
     advice.policies = ", ".join(f"{k}: {chosen.name(k)}" for k in inputs.policy_kinds)
     with threads(threads_):
         if not inputs.engine.has_auction:
-            return _two_hand(advice, inputs, upcard)
+            return _two_hand(advice, inputs, upcard, backend)
         if upcard is not None:
             raise ValueError(f"rules {r.name!r} turn up no card: --upcard is for two-hand")
-        _auction(advice, inputs)
+        _auction(advice, inputs, backend)
     return advice
 
 
-def _play(inputs: Any, advice: Advice, **forced: Any) -> dict[str, np.ndarray]:
+def _play(
+    inputs: Any, advice: Advice, backend: Backend | None, **forced: Any
+) -> dict[str, np.ndarray]:
     fx = deal_constraints(inputs, {advice.seat: advice.cards}, **forced)
-    out = play_hands_array(inputs, advice.seed, 0, advice.hands, dealer=advice.dealer, fx=fx)
+    out = hands_array(backend, inputs, advice.seed, 0, advice.hands, advice.dealer, fx)
     return {name: out[i] for i, name in enumerate(inputs.layout.names)}
 
 
-def _auction(advice: Advice, inputs: Any) -> None:
+def _auction(advice: Advice, inputs: Any, backend: Backend | None) -> None:
     r = inputs.rules
     seat = advice.seat
     partners = r.partnerships
@@ -199,7 +205,7 @@ def _auction(advice: Advice, inputs: Any) -> None:
     step = min(r.bid_steps) if r.bid_steps else 10
     n = advice.hands
     for t in range(4):
-        cols = _play(inputs, advice, bidder=seat, trump=t)
+        cols = _play(inputs, advice, backend, bidder=seat, trump=t)
         meld = cols[f"team_meld_{side}"]
         tricks = cols[f"team_tricks_{side}"]  # with three-hand discards
         conceded = cols["conceded"].astype(bool)
@@ -252,7 +258,7 @@ def _auction(advice: Advice, inputs: Any) -> None:
         )
         if t == 0:
             advice.threats = _threats(cols, r, seat)
-    _default_bidder(advice, inputs)
+    _default_bidder(advice, inputs, backend)
     _recommend(advice)
 
 
@@ -278,9 +284,9 @@ def _threats(cols: dict[str, np.ndarray], r: Ruleset, seat: int) -> dict[str, An
     }
 
 
-def _default_bidder(advice: Advice, inputs: Any) -> None:
+def _default_bidder(advice: Advice, inputs: Any, backend: Backend | None) -> None:
     """What the seat's bidding policy does with this hand in the auction the policies play."""
-    cols = _play(inputs, advice)
+    cols = _play(inputs, advice, backend)
     wins = cols["bidder"] == advice.seat
     k = int(wins.sum())
     lo, hi = wilson(k, advice.hands)
@@ -325,9 +331,9 @@ def _pm(row: BidRow) -> str:
     return f"{half:.1f}" if half < 1 else f"{half:.0f}"
 
 
-def _two_hand(advice: Advice, inputs: Any, upcard: str | None) -> Advice:
+def _two_hand(advice: Advice, inputs: Any, upcard: str | None, backend: Backend | None) -> Advice:
     fx = deal_constraints(inputs, {advice.seat: advice.cards}, upcard=upcard)
-    out = play_hands_array(inputs, advice.seed, 0, advice.hands, dealer=advice.dealer, fx=fx)
+    out = hands_array(backend, inputs, advice.seed, 0, advice.hands, advice.dealer, fx)
     cols = {name: out[i] for i, name in enumerate(inputs.layout.names)}
     seat = advice.seat
     n = advice.hands

@@ -22,7 +22,7 @@ import dataclasses
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,8 @@ from pinochle_sim.core.version import __version__
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import PolicySet, seat_policy_array
 from pinochle_sim.rules import Ruleset
+from pinochle_sim.runs.backend import TASK_HANDS, Backend, InputsSpec
+from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.simulate import check_memory, check_range, engine_inputs, play_hands_array
 
 CHUNK = 1 << 17
@@ -84,6 +86,7 @@ def duplicate(
     seed: int = 0,
     start: int = 0,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> pd.DataFrame:
     """Play ``hands`` deals once per side, A holding that side's seats and B all the others
     (twice with two sides; three times in three-hand, A in each seat in turn); one row per deal.
@@ -94,47 +97,114 @@ def duplicate(
     ``made_k``, ``stuck_k``, ``conceded_k``; in two-hand ``meld_a_k``, ``meld_b_k``, ``win_k``
     (0 = A won the deal, 1 = B, -1 tie). With three sides a deal's ``diff`` sums A's score
     minus the mean of the two B seats over the three plays: 0 exactly when A and B are equal.
+
+    With a ``backend`` (:mod:`pinochle_sim.runs.backend`) each range of deals is one task on
+    its workers; the frame is the same.
     """
+    tasks = match_tasks(rules, a, b, hands, seed, start, backend)
+    return assemble(_run_tasks(tasks, progress, backend))
+
+
+@dataclass(frozen=True)
+class DuplicateTask:
+    """Deals ``start .. start+count-1`` of one duplicate match (picklable: a worker rebuilds
+    the kernel inputs of each play from its spec)."""
+
+    plays: tuple[InputsSpec, ...]
+    """Play k: A on side k, B on every other seat."""
+    seed: int
+    start: int
+    count: int
+
+    @property
+    def units(self) -> int:
+        return self.count * len(self.plays)
+
+
+def match_tasks(
+    rules: str | Ruleset | None,
+    a: PolicySet,
+    b: PolicySet,
+    hands: int,
+    seed: int = 0,
+    start: int = 0,
+    backend: Backend | None = None,
+) -> list[DuplicateTask]:
+    """A duplicate match of ``hands`` deals, checked, cut into tasks (:data:`CHUNK` deals
+    each here, :data:`~pinochle_sim.runs.backend.TASK_HANDS` on a backend's workers)."""
     base = engine_inputs(rules, a)
     base.engine.check_policies(base.rules, b)
     if hands < 1:
         raise ValueError(f"hands must be a positive whole number, got {hands}")
     check_range(seed, start, hands)
     check_match_memory(hands, base.rules)
+    plays = tuple(InputsSpec.of(_seating(base, a, b, side)) for side in range(base.rules.teams))
+    size = CHUNK if backend is None else TASK_HANDS
+    return [
+        DuplicateTask(plays, seed, lo, min(size, start + hands - lo))
+        for lo in range(start, start + hands, size)
+    ]
+
+
+def _run_tasks(
+    tasks: list[DuplicateTask],
+    progress: Callable[[int], None] | None,
+    backend: Backend | None,
+) -> list[dict[str, np.ndarray]]:
+    if backend is None:
+        parts = []
+        for t in tasks:
+            parts.append(duplicate_part(t))
+            if progress:
+                progress(t.count)
+        return parts
+    return backend.map(
+        duplicate_task, tasks, (lambda i, _: progress(tasks[i].count)) if progress else None
+    )
+
+
+def duplicate_task(task: DuplicateTask) -> dict[str, np.ndarray]:
+    """One task of a match on a worker: :func:`duplicate_part` on one thread."""
+    with threads(1):
+        return duplicate_part(task)
+
+
+def duplicate_part(task: DuplicateTask) -> dict[str, np.ndarray]:
+    """The per-deal columns of :func:`duplicate` for one task's deals."""
+    plays = [spec.build() for spec in task.plays]
+    base = plays[0]
     auction = base.engine.has_auction
     sides = base.rules.teams
-    plays = [_seating(base, a, b, side) for side in range(sides)]
     idx = base.layout.index
-    cols: dict[str, list[np.ndarray]] = {}
-    for lo in range(start, start + hands, CHUNK):
-        n = min(CHUNK, start + hands - lo)
-        outs = [play_hands_array(inputs, seed, lo, n) for inputs in plays]
-        part = {"deal": outs[0][idx["hand"]], "dealer": outs[0][idx["dealer"]]}
-        diff = np.zeros(n, dtype=np.float64)
-        for k, out in enumerate(outs, start=1):
-            a_side = k - 1  # play k: A on side k - 1
-            scores = np.stack([out[idx[f"score_{j}"]] for j in range(sides)])
-            sa = scores[a_side]
-            sb = (scores.sum(axis=0) - sa) / (sides - 1)
-            part[f"score_a_{k}"], part[f"score_b_{k}"] = sa, sb
-            diff += sa - sb
-            if not auction:
-                part[f"meld_a_{k}"] = out[idx[f"meld_{a_side}"]]
-                part[f"meld_b_{k}"] = out[idx[f"meld_{1 - a_side}"]]
-                w = out[idx["winner"]]
-                part[f"win_{k}"] = np.where(w < 0, -1, (w != a_side).astype(np.int64))
-            else:
-                bidder = out[idx["bidder"]]
-                side = bidder % 2 if base.rules.partnerships else bidder
-                part[f"bid_side_{k}"] = (side != a_side).astype(np.int64)
-                for c in ("bid", "made", "stuck", "conceded"):
-                    part[f"{c}_{k}"] = out[idx[c]]
-        part["diff"] = diff
-        for key, v in part.items():
-            cols.setdefault(key, []).append(v)
-        if progress:
-            progress(n)
-    frame = pd.DataFrame({k: np.concatenate(v) for k, v in cols.items()})
+    n, seed = task.count, task.seed
+    outs = [play_hands_array(inputs, seed, task.start, n) for inputs in plays]
+    part = {"deal": outs[0][idx["hand"]], "dealer": outs[0][idx["dealer"]]}
+    diff = np.zeros(n, dtype=np.float64)
+    for k, out in enumerate(outs, start=1):
+        a_side = k - 1  # play k: A on side k - 1
+        scores = np.stack([out[idx[f"score_{j}"]] for j in range(sides)])
+        sa = scores[a_side]
+        sb = (scores.sum(axis=0) - sa) / (sides - 1)
+        part[f"score_a_{k}"], part[f"score_b_{k}"] = sa, sb
+        diff += sa - sb
+        if not auction:
+            part[f"meld_a_{k}"] = out[idx[f"meld_{a_side}"]]
+            part[f"meld_b_{k}"] = out[idx[f"meld_{1 - a_side}"]]
+            w = out[idx["winner"]]
+            part[f"win_{k}"] = np.where(w < 0, -1, (w != a_side).astype(np.int64))
+        else:
+            bidder = out[idx["bidder"]]
+            side = bidder % 2 if base.rules.partnerships else bidder
+            part[f"bid_side_{k}"] = (side != a_side).astype(np.int64)
+            for c in ("bid", "made", "stuck", "conceded"):
+                part[f"{c}_{k}"] = out[idx[c]]
+    part["diff"] = diff
+    return part
+
+
+def assemble(parts: list[dict[str, np.ndarray]]) -> pd.DataFrame:
+    """The frame of :func:`duplicate` from its tasks' columns, in deal order."""
+    frame = pd.DataFrame({k: np.concatenate([p[k] for p in parts]) for k in parts[0]})
     return _compact(frame)
 
 
@@ -245,9 +315,11 @@ def compare(
     hands: int,
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> Match:
-    """Duplicate match of labelled policy sets ``a`` and ``b`` on ``hands`` deals."""
-    pairs = duplicate(rules, a[1], b[1], hands, seed, progress=progress)
+    """Duplicate match of labelled policy sets ``a`` and ``b`` on ``hands`` deals (on the
+    workers of ``backend`` if given: the same match)."""
+    pairs = duplicate(rules, a[1], b[1], hands, seed, progress=progress, backend=backend)
     r = engine_inputs(rules, a[1]).rules
     return Match(r, a, b, seed, pairs, summarise(pairs, (a[0], b[0])))
 
@@ -339,17 +411,28 @@ def sweep(
     hands: int,
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Each value of ``param`` (on top of ``base``) plays a duplicate match against
     ``against`` on the same deals. Returns (one row per value: the A rows of :func:`summarise`
     plus ``value`` and the opponent's mean score per hand ``opp_mean_score`` with its CI; per
-    deal and value: ``value``, ``deal``, ``diff``)."""
+    deal and value: ``value``, ``deal``, ``diff``). With a ``backend`` every value's tasks go
+    to its workers at once."""
     rows = []
     diffs = []
+    per_value = []
     for v in values:
         params = dict(base.params) | {param: v}
         a = dataclasses.replace(base, params=tuple(sorted(params.items())))
-        pairs = duplicate(rules, a, against, hands, seed, progress=progress)
+        per_value.append(match_tasks(rules, a, against, hands, seed, 0, backend))
+    matches: Iterable[pd.DataFrame]
+    if backend is None:  # one match at a time: only its diffs stay in memory
+        matches = (assemble(_run_tasks(tasks, progress, None)) for tasks in per_value)
+    else:
+        flat = [t for tasks in per_value for t in tasks]
+        results = iter(_run_tasks(flat, progress, backend))
+        matches = [assemble([next(results) for _ in tasks]) for tasks in per_value]
+    for v, pairs in zip(values, matches, strict=True):
         both = summarise(pairs)
         opp = both.iloc[1]
         row = both.iloc[0].to_dict() | {

@@ -470,6 +470,18 @@ def _consistent_parts(p: Path) -> list[int]:
 # ------------------------------------------------------------------------------- run folders
 
 
+def write_part_file(folder: str | Path, k: int, table: Any) -> dict[str, Any]:
+    """Write part ``k`` of a run into ``folder`` atomically (a temporary name, then a rename:
+    a reader, a resume or a second writer of the same part never sees half a file); returns
+    its manifest entry fields (``file``, ``bytes``). The run's own process and cluster workers
+    alike write parts with this."""
+    final = Path(folder) / part_name(k)
+    tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
+    pq.write_table(table, tmp, **parquet_options(table.column_names))
+    os.replace(tmp, final)
+    return {"file": final.name, "bytes": final.stat().st_size}
+
+
 def _check_creatable(path: Path) -> None:
     """Fail now, before any work, if ``path`` cannot become a folder."""
     for parent in (path, *path.parents):
@@ -642,12 +654,20 @@ class RunFolder:
 
     def write_part(self, k: int, table: Any) -> None:
         """Write part ``k`` atomically and record it in the manifest."""
-        final = self.path / part_name(k)
-        tmp = self.path / f".{final.name}.tmp-{os.getpid()}"
-        pq.write_table(table, tmp, **parquet_options(table.column_names))
-        os.replace(tmp, final)
-        self.done[k] = self._entry(k, final)
+        self.add_part(k, write_part_file(self.path, k, table))
+
+    def add_part(self, k: int, entry: dict[str, Any]) -> None:
+        """Record part ``k``, written by :func:`write_part_file` (here or on a worker), in the
+        manifest."""
+        start, count = self.settings.part_range(k)
+        self.done[k] = {"file": part_name(k), "start": start, "count": count} | {
+            "bytes": int(entry["bytes"])
+        }
         self._save_manifest()
+
+    def clean_temporaries(self) -> None:
+        """Remove temporary part files (a worker killed mid-write leaves one behind)."""
+        self._clean_temporaries()
 
     def size_bytes(self) -> int:
         return sum(p.stat().st_size for p in self.path.glob(PART_GLOB))

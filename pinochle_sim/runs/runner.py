@@ -26,6 +26,7 @@ import numpy as np
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.rules import Ruleset
+from pinochle_sim.runs.backend import Backend, InputsSpec
 from pinochle_sim.runs.dataset import (
     META_KEY,
     RunFolder,
@@ -33,6 +34,7 @@ from pinochle_sim.runs.dataset import (
     RunSettings,
     provenance,
     read_columns,
+    write_part_file,
 )
 from pinochle_sim.runs.games import play_games_array
 from pinochle_sim.runs.parallel import threads
@@ -198,6 +200,22 @@ def _free_bytes(out: str | Path) -> int | None:
     return None  # pragma: no cover - the root exists
 
 
+def local_path(out: str) -> str:
+    """The folder of a run's output path: a path, or a ``file://`` URL. Another URL scheme
+    (an object store) is refused with what to do instead: run folders are checked, renamed
+    into place and resumed as local files (mount the store with a FUSE driver on every
+    machine)."""
+    scheme, sep, rest = out.partition("://")
+    if not sep:
+        return out
+    if scheme == "file":
+        return rest
+    raise RunFolderError(
+        f"run folders are local paths or file:// URLs, not {scheme}:// ({out!r}): mount the "
+        "store as a folder on every machine (s3fs, gcsfuse, blobfuse2) and pass that path"
+    )
+
+
 def run(
     hands: int,
     seed: int = 0,
@@ -215,6 +233,7 @@ def run(
     force: bool = False,
     plan: Callable[[RunEstimate], None] | None = None,
     fixed: Fixed | None = None,
+    backend: Backend | None = None,
 ) -> RunSummary:
     """Simulate ``hands`` hands of ``seed`` into a Parquet run folder (see :mod:`dataset`).
 
@@ -229,6 +248,12 @@ def run(
     size and time are estimated (``plan`` receives the :class:`RunEstimate`) and a run the free
     disk space cannot hold is refused unless ``force``; then the kernels are compiled or loaded
     (:func:`~pinochle_sim.runs.warmup.warm_up`, announced to ``notify``), outside the clock.
+
+    With a ``backend`` (:mod:`pinochle_sim.runs.cluster`), each part is one task on its
+    workers: the backend first checks that every worker can write ``out`` and warms the
+    kernels on every worker; each worker then computes and writes whole parts
+    (:func:`part_task`, the same :func:`make_part` as here) and this process keeps the
+    manifest. ``threads_`` is then ignored: a task runs on one thread of its worker.
     """
     if hands < 1:
         raise ValueError(f"hands must be a positive whole number, got {hands}")
@@ -256,9 +281,15 @@ def run(
         fixed=describe_constraints(fx, inputs.rules.players) or None,
     )
     path = out or default_out_dir(inputs.rules, seed, hands, games)
+    if backend is not None and "://" in path:
+        backend.check_path(path)  # an unreachable URL is named as such, before the refusal
+    path = local_path(path)
     folder = RunFolder(path, settings, resume=resume, overwrite=overwrite)  # reads only
+    if backend is not None:
+        threads_ = None
     with threads(threads_):
-        plan_ = estimate(inputs, hands - folder.listed_done(), games, path, threads_)
+        n_threads = backend.workers if backend is not None else threads_
+        plan_ = estimate(inputs, hands - folder.listed_done(), games, path, n_threads)
         if overwrite and folder.exists and plan_.free_bytes is not None:  # freed on open
             plan_ = dataclasses.replace(plan_, free_bytes=plan_.free_bytes + folder.size_bytes())
         if plan:
@@ -270,15 +301,26 @@ def run(
                 f"{str(path)!r} goes (pass --force to start it anyway)"
             )
         entry = "play_games" if games else "play_chunk"
+
+        def warm() -> float:
+            if backend is None:
+                return warm_up(inputs, entry, notify)
+            return backend.warm([InputsSpec.of(inputs)], entry, notify)
+
+        if backend is not None:
+            backend.check_path(str(path))
         # Compile before the folder is touched (Ctrl-C here leaves nothing behind), unless the
         # manifest says nothing is left to do: then only if the checks on open find damage.
-        compile_s = warm_up(inputs, entry, notify) if plan_.units else 0.0
+        compile_s = warm() if plan_.units else 0.0
         folder.open()
         if folder.todo() and not plan_.units:
-            compile_s = warm_up(inputs, entry, notify)
+            compile_s = warm()
     if progress:
         progress(folder.hands_done())
     t0 = time.perf_counter()
+    if backend is not None:
+        computed = _run_on(backend, inputs, folder, fx, progress)
+        return _summarise(path, folder, computed, time.perf_counter() - t0, compile_s)
     computed = 0
     ncol = inputs.layout.ncol
     n_buffers = 0 if games else 2
@@ -287,30 +329,108 @@ def run(
         pending = None
         pending_count = 0
         for i, k in enumerate(folder.todo()):
-            start, count = settings.part_range(k)
-            if games:
-                buf = play_games_array(inputs, seed, start, count)
-            else:
-                # A short last part gets its own C-contiguous buffer: a sliced view has another
-                # numba type and would compile the kernel a second time.
-                full = buffers[i % 2]
-                buf = full if count == full.shape[1] else np.empty((ncol, count), dtype=np.int64)
-                play_hands_array(inputs, seed, start, count, dealer=dealer, out=buf, fx=fx)
-            meta = provenance(settings, start, count, folder.created)
-            table = to_table(buf, inputs.rules, {META_KEY: json.dumps(meta).encode()}, games)
+            _, count = settings.part_range(k)
+            # A short last part gets its own C-contiguous buffer: a sliced view has another
+            # numba type and would compile the kernel a second time.
+            full = buffers[i % 2] if buffers else None
+            buf = full if full is not None and count == full.shape[1] else None
+            table = make_part(inputs, settings, k, fx, folder.created, buf)
             if pending is not None:
                 pending.result()
                 if progress:
                     progress(pending_count)
             pending = pool.submit(folder.write_part, k, table)
             pending_count = count
-            computed += buf.shape[1]
+            computed += table.num_rows
         if pending is not None:
             pending.result()
             if progress:
                 progress(pending_count)
     seconds = time.perf_counter() - t0
     return _summarise(path, folder, computed, seconds, compile_s)
+
+
+def make_part(
+    inputs: EngineInputs,
+    settings: RunSettings,
+    k: int,
+    fx: np.ndarray,
+    created: str,
+    buf: np.ndarray | None = None,
+) -> Any:
+    """Part ``k`` of a run as the Arrow table its file holds (records and provenance): what
+    a local run and a cluster worker both compute, so their records are the same by
+    construction. ``buf`` (``out[column, hand]`` of the part's size) is reused if given.
+
+    A per-part step that adds columns computed from the records belongs here, so that both
+    paths get it."""
+    start, count = settings.part_range(k)
+    if settings.games:
+        out = play_games_array(inputs, settings.seed, start, count)
+    else:
+        if buf is None:
+            buf = np.empty((inputs.layout.ncol, count), dtype=np.int64)
+        out = play_hands_array(
+            inputs, settings.seed, start, count, dealer=settings.dealer, out=buf, fx=fx
+        )
+    meta = provenance(settings, start, count, created)
+    return to_table(out, inputs.rules, {META_KEY: json.dumps(meta).encode()}, settings.games)
+
+
+@dataclass(frozen=True)
+class PartTask:
+    """One part of a run, as a worker receives it (picklable; see :func:`part_task`)."""
+
+    spec: InputsSpec
+    settings: RunSettings
+    fx: np.ndarray
+    created: str
+    """The run's creation time (the provenance every part of the run carries)."""
+    path: str
+    """The run folder, as the workers see it."""
+    k: int
+
+    @property
+    def units(self) -> int:
+        """Hands (games) the task computes (for per-worker throughput)."""
+        return self.settings.part_range(self.k)[1]
+
+
+def part_task(task: PartTask) -> dict[str, Any]:
+    """Simulate part ``task.k`` on one thread and write it atomically into the run folder;
+    returns its manifest entry fields (the client records them)."""
+    with threads(1):
+        table = make_part(task.spec.build(), task.settings, task.k, task.fx, task.created)
+    return write_part_file(task.path, task.k, table) | {"rows": table.num_rows}
+
+
+def _run_on(
+    backend: Backend,
+    inputs: EngineInputs,
+    folder: RunFolder,
+    fx: np.ndarray,
+    progress: Callable[[int], None] | None,
+) -> int:
+    """The parts still to do, as tasks on ``backend``'s workers; the manifest is updated here
+    as each part lands. Returns the rows computed."""
+    settings = folder.settings
+    spec = InputsSpec.of(inputs)
+    todo = folder.todo()
+    tasks = [PartTask(spec, settings, fx, folder.created, str(folder.path), k) for k in todo]
+    rows = 0
+
+    def done(i: int, entry: dict[str, Any]) -> None:
+        nonlocal rows
+        folder.add_part(todo[i], entry)
+        rows += int(entry["rows"])
+        if progress:
+            progress(settings.part_range(todo[i])[1])
+
+    try:
+        backend.map(part_task, tasks, done)
+    finally:
+        folder.clean_temporaries()  # what a worker killed mid-write left
+    return rows
 
 
 def _summarise(

@@ -1,0 +1,135 @@
+"""Where the work runs: this process (the default) or a pool of workers behind a
+:class:`Backend` (the Dask backend of :mod:`pinochle_sim.runs.cluster`).
+
+Work is cut into coarse *tasks*, each a module-level function applied to one small picklable
+item, so that any worker process can run it: one part file of a run, one range of deals of a
+duplicate match, one range of hands of the advisor. An item names the kernel inputs by
+:class:`InputsSpec` (rules, policy set, per-seat policy array), which a worker turns back into
+the same :class:`~pinochle_sim.engines.EngineInputs` the client built; every hand draws only
+from its own random streams, so a task's result depends on nothing but its item, and the
+records of a cluster run are those of a local run by construction.
+
+This module imports no third-party scheduler: a backend is any object with the methods of
+:class:`Backend`, and the library functions that accept ``backend=`` call nothing else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from pinochle_sim.engines import EngineInputs
+from pinochle_sim.policies import PolicySet
+from pinochle_sim.rules import Ruleset
+from pinochle_sim.runs.parallel import threads
+from pinochle_sim.runs.simulate import check_range, engine_inputs, play_hands_array
+
+TASK_HANDS = 1 << 15
+"""Hands per task where the caller does not cut the work itself (advise, compare): a
+32,768-hand task is ~0.1 s of one core, far above the per-task overhead measured (README,
+"Running on a cluster")."""
+
+
+@dataclass(frozen=True)
+class InputsSpec:
+    """What a worker needs to rebuild a client's kernel inputs (picklable: no kernels)."""
+
+    rules: Ruleset
+    policies: PolicySet
+    pp: np.ndarray
+    """The per-seat policy array (a duplicate match seats two policy sets)."""
+
+    @classmethod
+    def of(cls, inputs: EngineInputs) -> InputsSpec:
+        return cls(inputs.rules, inputs.policies, inputs.pp)
+
+    def build(self) -> EngineInputs:
+        """The :class:`EngineInputs` (built once per process and spec)."""
+        key = pickle.dumps((self.rules, self.policies, self.pp.tobytes(), self.pp.shape))
+        got = _BUILT.get(key)
+        if got is None:
+            base = engine_inputs(self.rules, self.policies)
+            got = dataclasses.replace(base, pp=np.ascontiguousarray(self.pp, dtype=np.int64))
+            _BUILT[key] = got
+        return got
+
+
+_BUILT: dict[bytes, EngineInputs] = {}
+
+
+class Backend(Protocol):
+    """A pool that runs tasks (:mod:`pinochle_sim.runs.cluster` builds the Dask one)."""
+
+    workers: int
+    """Worker processes now (what the progress line divides by)."""
+
+    def describe(self) -> str:
+        """One line: where the work goes (scheduler, workers, dashboard link)."""
+
+    def warm(self, specs: Sequence[InputsSpec], entry: str, notify: Any = None) -> float:
+        """Compile or load the kernel ``entry`` for every spec on every worker; seconds."""
+
+    def check_path(self, path: str) -> None:
+        """Refuse (``ValueError``, one line) an output path some worker cannot write."""
+
+    def map(
+        self,
+        fn: Callable[[Any], Any],
+        items: Sequence[Any],
+        done: Callable[[int, Any], None] | None = None,
+    ) -> list[Any]:
+        """``[fn(x) for x in items]`` on the workers (results in order); ``done(i, result)`` is
+        called on this process as each task finishes, in the order they finish."""
+
+
+@dataclass(frozen=True)
+class HandsTask:
+    """Hands ``start .. start+count-1`` of one spec (see :func:`play_task`)."""
+
+    spec: InputsSpec
+    seed: int
+    start: int
+    count: int
+    dealer: int | None = None
+    fx: np.ndarray | None = None
+
+    @property
+    def units(self) -> int:
+        return self.count
+
+
+def play_task(task: HandsTask) -> np.ndarray:
+    """One task's ``out[column, hand]``: the same call a local run makes, on one thread (a
+    worker runs as many tasks at once as it has threads)."""
+    with threads(1):
+        return play_hands_array(
+            task.spec.build(), task.seed, task.start, task.count, dealer=task.dealer, fx=task.fx
+        )
+
+
+def hands_array(
+    backend: Backend | None,
+    inputs: EngineInputs,
+    seed: int,
+    start: int,
+    count: int,
+    dealer: int | None = None,
+    fx: np.ndarray | None = None,
+    task_hands: int = TASK_HANDS,
+) -> np.ndarray:
+    """:func:`~pinochle_sim.runs.simulate.play_hands_array` here (``backend`` None) or on the
+    workers of ``backend``, in tasks of ``task_hands`` hands; the same array either way."""
+    if backend is None:
+        return play_hands_array(inputs, seed, start, count, dealer=dealer, fx=fx)
+    check_range(seed, start, count)
+    spec = InputsSpec.of(inputs)
+    tasks = [
+        HandsTask(spec, seed, lo, min(task_hands, start + count - lo), dealer, fx)
+        for lo in range(start, start + count, task_hands)
+    ]
+    return np.concatenate(backend.map(play_task, tasks), axis=1)

@@ -1,0 +1,307 @@
+"""The Dask backend: runs, matches, sweeps and advice on a ``dask.distributed`` cluster.
+
+``connect("tcp://host:8786")`` joins a running scheduler; ``connect("local:4")`` starts a
+``LocalCluster`` of four single-threaded worker processes on this machine. The result is a
+:class:`DaskBackend` (a :class:`~pinochle_sim.runs.backend.Backend`) that the library entry
+points take as ``backend=``:
+
+>>> with connect("local:2") as backend:                                 # doctest: +SKIP
+...     run(10**7, seed=0, out="/shared/runs/p0", backend=backend)
+
+Each task is one coarse unit (a run's part file, a range of deals) described by a small
+picklable item, so a task lost with its worker is simply run again elsewhere: its result
+depends on nothing but the item. Parts are written by the workers into the run folder, which
+every worker must reach at the same path (:meth:`DaskBackend.check_path` proves it before any
+work); the client alone writes the manifest, as each part lands.
+
+This module imports Dask at its top and is loaded only when a cluster is asked for (the CLI's
+``--cluster``); nothing else in the package imports it. Dask is the optional extra
+``pip install "pinochle-sim[cluster]"``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import fsspec
+from distributed import Client, LocalCluster, as_completed, get_worker
+from distributed.client import FutureCancelledError
+
+from pinochle_sim.runs.backend import InputsSpec
+from pinochle_sim.runs.warmup import WHAT, compile_estimate, kernel_args, kernel_state, warm_up
+
+INSTALL = 'pip install "pinochle-sim[cluster]"'
+"""What to install for ``--cluster`` (named in the CLI's error when Dask is missing)."""
+CONNECT_TIMEOUT_S = 10.0
+LOCAL_PREFIX = "local:"
+MAX_LOCAL_WORKERS = 256
+
+
+class ClusterError(ValueError):
+    """The cluster cannot be used as asked (unreachable scheduler, unreachable output path,
+    a task that failed on every worker it was given to)."""
+
+
+def _reason(e: BaseException) -> str:
+    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return text[:200]
+
+
+def parse_local(address: str) -> int | None:
+    """``local:N`` -> N (None for a scheduler address); a bad N is a :class:`ClusterError`."""
+    if not address.startswith(LOCAL_PREFIX):
+        return None
+    n = address.removeprefix(LOCAL_PREFIX)
+    if not n.isdigit() or not 1 <= int(n) <= MAX_LOCAL_WORKERS:
+        raise ClusterError(
+            f"bad --cluster {address!r}: write local:N with N from 1 to {MAX_LOCAL_WORKERS} "
+            "worker processes, or a scheduler address such as tcp://host:8786"
+        )
+    return int(n)
+
+
+def connect(
+    address: str, timeout: float = CONNECT_TIMEOUT_S, dashboard: str = ":8787"
+) -> DaskBackend:
+    """A backend on the scheduler at ``address`` (``tcp://host:8786``), or on a new
+    LocalCluster of N single-threaded worker processes (``local:N``); ``dashboard`` is where a
+    LocalCluster serves its dashboard (``:0``: any free port). An unreachable scheduler is a
+    one-line :class:`ClusterError` after ``timeout`` seconds."""
+    n = parse_local(address)
+    if n is not None:
+        cluster = LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=dashboard,
+            silence_logs=logging.ERROR,
+        )
+        return DaskBackend(Client(cluster), cluster)
+    try:
+        client = Client(address, timeout=timeout)
+    except (OSError, ValueError, TypeError) as e:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address!r} ({_reason(e)}): start one with "
+            "`dask scheduler` (and workers with `dask worker ADDRESS`), or use --cluster "
+            "local:N for worker processes on this machine"
+        ) from None
+    return DaskBackend(client, None)
+
+
+# ------------------------------------------------------------------------ on the workers
+
+
+def _timed(fn: Callable[[Any], Any], item: Any) -> tuple[Any, str, float]:
+    """``fn(item)`` with the worker that ran it and the seconds it took."""
+    t0 = time.perf_counter()
+    value = fn(item)
+    return value, get_worker().name, time.perf_counter() - t0
+
+
+def _states(specs: Sequence[InputsSpec], entry: str) -> list[str]:
+    """Whether each spec's kernel is compiled, cached on disk or cold on this worker."""
+    out = []
+    for spec in specs:
+        inputs = spec.build()
+        out.append(kernel_state(getattr(inputs.engine, entry), kernel_args(inputs, entry)))
+    return out
+
+
+def _warm(specs: Sequence[InputsSpec], entry: str) -> float:
+    return sum(warm_up(spec.build(), entry) for spec in specs)
+
+
+def _probe(root: str, token: str) -> str | None:
+    """On a worker: None when it sees the client's probe file under ``root`` and can write its
+    own beside it; otherwise what went wrong."""
+    try:
+        fs, base = fsspec.core.url_to_fs(root)
+        if not fs.exists(f"{base}/.probe-{token}"):
+            return "does not see the files this process writes there"
+        with fs.open(f"{base}/.probe-{token}-{os.getpid()}", "wb") as f:
+            f.write(b"ok")
+    except Exception as e:  # any filesystem's error, reported as one line
+        return f"cannot write there ({_reason(e)})"
+    return None
+
+
+# ------------------------------------------------------------------------------ the client
+
+
+class DaskBackend:
+    """Tasks on a Dask cluster (see the module docstring). Use it as a context manager, or
+    call :meth:`close`: a LocalCluster it started stops with it."""
+
+    def __init__(self, client: Client, cluster: LocalCluster | None) -> None:
+        self.client = client
+        self.cluster = cluster
+        self.stats: dict[str, list[float]] = {}
+        """Worker name -> [tasks, hands, busy seconds] of the current :meth:`map`."""
+        self.t0 = time.perf_counter()
+
+    def __enter__(self) -> DaskBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                self.cluster.close()
+
+    @property
+    def address(self) -> str:
+        return str(self.client.scheduler.address)
+
+    @property
+    def workers(self) -> int:
+        return len(self.client.scheduler_info()["workers"])
+
+    @property
+    def threads(self) -> int:
+        return sum(int(w["nthreads"]) for w in self.client.scheduler_info()["workers"].values())
+
+    def describe(self) -> str:
+        where = "a LocalCluster at" if self.cluster is not None else "the Dask scheduler at"
+        link = self.client.dashboard_link if self._has_dashboard() else None
+        dash = f"; dashboard {link}" if link else "; no dashboard (install bokeh for one)"
+        n, t = self.workers, self.threads
+        return f"{where} {self.address}: {n} worker{'s' * (n != 1)}, {t} threads{dash}"
+
+    def _has_dashboard(self) -> bool:
+        try:
+            return "dashboard" in self.client.scheduler_info().get("services", {})
+        except Exception:
+            return False
+
+    def wait_for_workers(self, n: int = 1, timeout: float = 60.0) -> None:
+        try:
+            self.client.wait_for_workers(n, timeout=timeout)
+        except (TimeoutError, OSError) as e:
+            raise ClusterError(
+                f"no worker joined the scheduler at {self.address} within {timeout:.0f} s "
+                f"({_reason(e)}): start workers with `dask worker {self.address}`"
+            ) from None
+
+    def warm(self, specs: Sequence[InputsSpec], entry: str, notify: Any = None) -> float:
+        """Compile or load ``entry`` for every spec on every worker at once, outside the
+        clock; a cold compile is announced to ``notify`` first. Returns the slowest worker's
+        seconds. (A worker that joins later loads the kernels in its first task.)"""
+        self.wait_for_workers()
+        specs = list(specs)
+        states = self.client.run(_states, specs, entry)
+        cold = sorted(w for w, s in states.items() if "cold" in s)
+        what = f"{specs[0].rules.name} {WHAT[entry]}" if specs else WHAT[entry]
+        if cold and notify is not None:
+            inputs = specs[0].build()
+            notify.compiling(
+                f"{what} on {len(cold)} of {len(states)} workers",
+                compile_estimate(inputs, entry),
+            )
+        t0 = time.perf_counter()
+        self.client.run(_warm, specs, entry)
+        seconds = time.perf_counter() - t0
+        if cold and notify is not None:
+            notify.compiled(what, seconds)
+        return seconds
+
+    def check_path(self, path: str) -> None:
+        """Prove that every worker reaches ``path`` (a folder or fsspec URL) as this process
+        does: this process writes a probe file there, each worker must see it and write its
+        own, and this process must see theirs. A :class:`ClusterError` names the first worker
+        that cannot; nothing is left behind either way."""
+        self.wait_for_workers()
+        try:
+            fs, base = fsspec.core.url_to_fs(path)
+            fs.makedirs(base, exist_ok=True)
+            token = uuid.uuid4().hex
+            mine = f"{base}/.probe-{token}"
+            with fs.open(mine, "wb") as f:
+                f.write(b"ok")
+        except Exception as e:
+            raise ClusterError(f"cannot write the output path {path!r}: {_reason(e)}") from None
+        try:
+            answers = self.client.run(_probe, path, token)
+            for worker, problem in sorted(answers.items()):
+                if problem is not None:
+                    raise ClusterError(
+                        f"worker {worker} cannot use the output path {path!r}: it {problem}; "
+                        "give a path every worker reaches as this process does (a shared file "
+                        "system mounted at the same place on every machine)"
+                    )
+        finally:
+            for p in fs.glob(f"{base}/.probe-{token}*"):
+                with contextlib.suppress(Exception):
+                    fs.rm(p)
+
+    def map(
+        self,
+        fn: Callable[[Any], Any],
+        items: Sequence[Any],
+        done: Callable[[int, Any], None] | None = None,
+    ) -> list[Any]:
+        """``[fn(x) for x in items]`` as one task per item; ``done(i, result)`` on this
+        process as each lands. A worker lost mid-task costs only that task, which the
+        scheduler gives to another worker; a task that raises stops the map with its error."""
+        self.wait_for_workers()
+        self.stats = {}
+        self.t0 = time.perf_counter()
+        if not items:
+            return []
+        futures = self.client.map(_timed, [fn] * len(items), list(items), pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        results: list[Any] = [None] * len(items)
+        try:
+            for fut in as_completed(futures):
+                try:
+                    value, worker, seconds = fut.result()
+                except FutureCancelledError:
+                    raise ClusterError(
+                        "the cluster cancelled the tasks (was it shut down?)"
+                    ) from None
+                except Exception as e:
+                    if type(e).__name__ == "KilledWorker":
+                        raise ClusterError(
+                            f"a task was lost with every worker that ran it ({_reason(e)}): "
+                            "the workers may be running out of memory"
+                        ) from None
+                    raise
+                i = index[fut.key]
+                results[i] = value
+                s = self.stats.setdefault(str(worker), [0, 0, 0.0])
+                s[0] += 1
+                s[1] += int(getattr(items[i], "units", 0))
+                s[2] += seconds
+                if done is not None:
+                    done(i, value)
+        except BaseException:
+            self.client.cancel(futures)
+            raise
+        return results
+
+    def throughput(self) -> str:
+        """Hands per second of each worker in the current :meth:`map` (since it started)."""
+        elapsed = time.perf_counter() - self.t0
+        if elapsed <= 0 or not self.stats:
+            return ""
+        words = [f"w{w} {s[1] / elapsed:,.0f}/s" for w, s in sorted(self.stats.items())]
+        return "per worker: " + ", ".join(words)
+
+
+@contextlib.contextmanager
+def using(address: str, **kwargs: Any) -> Iterator[DaskBackend]:
+    """``with using("local:2") as backend: ...`` (:func:`connect`, closed on exit)."""
+    backend = connect(address, **kwargs)
+    try:
+        yield backend
+    finally:
+        backend.close()
