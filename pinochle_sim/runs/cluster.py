@@ -66,13 +66,11 @@ def parse_local(address: str) -> int | None:
     return int(n)
 
 
-def connect(
-    address: str, timeout: float = CONNECT_TIMEOUT_S, dashboard: str = ":8787"
-) -> DaskBackend:
+def connect(address: str, timeout: float | None = None, dashboard: str = ":8787") -> DaskBackend:
     """A backend on the scheduler at ``address`` (``tcp://host:8786``), or on a new
     LocalCluster of N single-threaded worker processes (``local:N``); ``dashboard`` is where a
     LocalCluster serves its dashboard (``:0``: any free port). An unreachable scheduler is a
-    one-line :class:`ClusterError` after ``timeout`` seconds."""
+    one-line :class:`ClusterError` after ``timeout`` seconds (:data:`CONNECT_TIMEOUT_S`)."""
     n = parse_local(address)
     if n is not None:
         cluster = LocalCluster(
@@ -84,7 +82,7 @@ def connect(
         )
         return DaskBackend(Client(cluster), cluster)
     try:
-        client = Client(address, timeout=timeout)
+        client = Client(address, timeout=CONNECT_TIMEOUT_S if timeout is None else timeout)
     except (OSError, ValueError, TypeError) as e:
         raise ClusterError(
             f"cannot reach the Dask scheduler at {address!r} ({_reason(e)}): start one with "

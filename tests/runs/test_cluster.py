@@ -1,0 +1,257 @@
+"""The Dask backend (runs/cluster.py) on a LocalCluster of two worker processes: the records,
+matches and advice of a cluster equal those of this process, also after a worker is killed
+mid-task and after a resume; unreachable schedulers and output paths are one-line errors.
+
+What "equal" means: every record column of every part, and each part's provenance but its
+creation time (a run records when it was started), are those of the same run made here, so
+the cluster path is checked against the local path, which the rest of the suite checks
+against the rules."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+import pinochle_sim.analysis.compare as compare_module
+import pinochle_sim.runs
+from pinochle_sim.analysis.advise import advise
+from pinochle_sim.analysis.compare import duplicate, sweep
+from pinochle_sim.cli import main
+from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
+from pinochle_sim.runs import cluster
+from pinochle_sim.runs.dataset import MANIFEST, part_name
+from pinochle_sim.runs.runner import PartTask, run
+from tests.catalog import ALL_PRESETS
+
+PART = 700
+PARTS = 3  # the last part short: 2 x 700 + 300
+HANDS = PART * (PARTS - 1) + 300
+
+
+@pytest.fixture(scope="module")
+def backend() -> Any:
+    with cluster.connect("local:2", dashboard=":0") as b:
+        b.wait_for_workers(2)
+        yield b
+
+
+def _parts(folder: Path) -> list[Path]:
+    return sorted(folder.glob("part-*.parquet"))
+
+
+def assert_same_run(local: Path, other: Path) -> None:
+    """Same part files, same record columns, same provenance but the creation time."""
+    a, b = _parts(local), _parts(other)
+    assert [p.name for p in a] == [p.name for p in b]
+    for pa_, pb_ in zip(a, b, strict=True):
+        ta, tb = pq.read_table(pa_), pq.read_table(pb_)
+        assert ta.schema == tb.schema
+        assert ta.equals(tb), pa_.name
+        ma = json.loads(ta.schema.metadata[b"pinochle_sim"])
+        mb = json.loads(tb.schema.metadata[b"pinochle_sim"])
+        assert ma.pop("created") and mb.pop("created")
+        assert ma == mb
+    manifest = json.loads((other / MANIFEST).read_text())
+    assert manifest["complete"] is True
+    assert sorted(manifest["parts"]) == [str(k) for k in range(len(a))]
+    assert not list(other.glob(".*tmp*")), "a temporary file was left behind"
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_cluster_run_records_equal_the_local_run(preset, backend, tmp_path):
+    run(HANDS, seed=5, rules=preset, out=str(tmp_path / "here"), part_size=PART)
+    s = run(HANDS, seed=5, rules=preset, out=str(tmp_path / "there"), part_size=PART,
+            backend=backend)  # fmt: skip
+    assert (s.hands, s.hands_computed) == (HANDS, HANDS)
+    assert_same_run(tmp_path / "here", tmp_path / "there")
+
+
+def test_cluster_run_with_policies_and_fixed_cards_and_a_file_url(backend, tmp_path):
+    pol = PolicySet(play="counting", params=(("bid.margin", 20),))
+    fixed = {1: "AS AS 10S KS QS JS"}
+    kw: dict[str, Any] = {"seed": 9, "policies": pol, "part_size": PART, "fixed": fixed}
+    run(HANDS, out=str(tmp_path / "here"), dealer=2, **kw)
+    run(HANDS, out=f"file://{tmp_path / 'there'}", dealer=2, backend=backend, **kw)
+    assert_same_run(tmp_path / "here", tmp_path / "there")
+
+
+def test_cluster_games_run_equals_the_local_run(backend, tmp_path):
+    kw: dict[str, Any] = {"seed": 2, "games": True, "part_size": 40}
+    run(100, out=str(tmp_path / "here"), **kw)
+    run(100, out=str(tmp_path / "there"), backend=backend, **kw)
+    assert_same_run(tmp_path / "here", tmp_path / "there")
+
+
+class KillOnce:
+    """A task wrapper that kills its worker's process in the middle of part ``victim`` (after
+    a temporary file is half written) the first time that part runs; picklable by
+    reference, so the workers run it."""
+
+    def __init__(self, fn: Any, marker: str, victim: int) -> None:
+        self.fn, self.marker, self.victim = fn, marker, victim
+
+    def __call__(self, task: PartTask) -> Any:
+        if task.k == self.victim and not os.path.exists(self.marker):
+            Path(self.marker).write_text(str(os.getpid()))
+            half = Path(task.path) / f".{part_name(task.k)}.tmp-{os.getpid()}"
+            half.write_bytes(b"PAR1 half a part")
+            os.kill(os.getpid(), signal.SIGKILL)
+        return self.fn(task)
+
+
+class Killing:
+    """The cluster backend, with the victim's worker killed mid-task."""
+
+    def __init__(self, inner: Any, marker: str, victim: int) -> None:
+        self.inner, self.marker, self.victim = inner, marker, victim
+        self.workers = inner.workers
+
+    def describe(self) -> str:
+        return self.inner.describe()
+
+    def warm(self, *args: Any) -> float:
+        return self.inner.warm(*args)
+
+    def check_path(self, path: str) -> None:
+        self.inner.check_path(path)
+
+    def map(self, fn: Any, items: Any, done: Any = None) -> list[Any]:
+        return self.inner.map(KillOnce(fn, self.marker, self.victim), items, done)
+
+
+def test_a_worker_killed_mid_run_costs_one_retried_task(backend, tmp_path):
+    run(HANDS, seed=3, out=str(tmp_path / "here"), part_size=PART)
+    marker = tmp_path / "killed"
+    before = set(backend.client.run(os.getpid).values())
+    s = run(HANDS, seed=3, out=str(tmp_path / "there"), part_size=PART,
+            backend=Killing(backend, str(marker), victim=1))  # fmt: skip
+    killed = int(marker.read_text())
+    assert killed in before  # one of the two workers died ...
+    assert s.hands_computed == HANDS  # ... and its part was simply done again
+    assert_same_run(tmp_path / "here", tmp_path / "there")
+    backend.wait_for_workers(2)  # the nanny restarted the dead worker
+    assert killed not in set(backend.client.run(os.getpid).values())
+
+
+def test_resume_on_the_cluster_redoes_only_what_is_missing(backend, tmp_path):
+    run(HANDS, seed=4, out=str(tmp_path / "here"), part_size=PART)
+    there = tmp_path / "there"
+    run(HANDS, seed=4, out=str(there), part_size=PART, backend=backend)
+    (there / part_name(1)).unlink()
+    s = run(HANDS, seed=4, out=str(there), part_size=PART, resume=True, backend=backend)
+    assert s.hands_computed == PART
+    assert_same_run(tmp_path / "here", there)
+
+
+def test_compare_sweep_and_advise_equal_the_local_results(backend, monkeypatch):
+    a, b = PolicySet(play="counting"), DEFAULT_POLICIES
+    n = 2000
+    here = duplicate("partnership", a, b, n, seed=2)
+    monkeypatch.setattr(compare_module, "TASK_HANDS", 512)  # four tasks, the last one short
+    there = duplicate("partnership", a, b, n, seed=2, backend=backend)
+    assert there.equals(here)
+    assert len(here) == n and not (here["diff"] == 0).all()
+    t_here, d_here = sweep("three-hand", b, "bid.margin", [-20, 20], b, 600, seed=1)
+    t_there, d_there = sweep("three-hand", b, "bid.margin", [-20, 20], b, 600, seed=1,
+                             backend=backend)  # fmt: skip
+    assert t_there.equals(t_here) and d_there.equals(d_here)
+    cards = "AS AS 10S KS QS JS 9S KH QH AD AC 9C"
+    assert (
+        advise(cards, hands=400, seed=8, backend=backend).to_json()
+        == advise(cards, hands=400, seed=8).to_json()
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _one_line_error(result: Any) -> str:
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert len(lines) == 1 and "Traceback" not in result.output, result.output
+    return lines[0]
+
+
+def test_unreachable_scheduler_is_a_one_line_error(monkeypatch, tmp_path):
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT_S", 1.0)
+    address = f"tcp://127.0.0.1:{_free_port()}"  # nothing listens there
+    result = CliRunner().invoke(
+        main, ["run", "--hands", "100", "--cluster", address, "--out", str(tmp_path / "r")]
+    )
+    line = _one_line_error(result)
+    assert f"cannot reach the Dask scheduler at '{address}'" in line
+    assert "dask scheduler" in line
+    assert not (tmp_path / "r").exists()
+
+
+def test_an_output_path_the_workers_cannot_reach_is_a_one_line_error(backend, monkeypatch):
+    # memory:// lives inside each process: this one sees its probe file, no worker does.
+    monkeypatch.setattr(cluster, "connect", lambda address: _Borrowed(backend))
+    result = CliRunner().invoke(
+        main, ["run", "--hands", "100", "--cluster", "local:2", "--out", "memory://runs/r"]
+    )
+    line = _one_line_error(result)
+    assert "cannot use the output path 'memory://runs/r'" in line
+    assert "does not see the files this process writes there" in line
+
+
+class _Borrowed:
+    """The module's backend lent to a CLI call (which closes what it connects to)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def __enter__(self) -> Any:
+        return self.inner
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def test_cli_run_prints_the_dashboard_and_per_worker_throughput(backend, monkeypatch, tmp_path):
+    monkeypatch.setattr(cluster, "connect", lambda address: _Borrowed(backend))
+    out = tmp_path / "r"
+    args = ["run", "--hands", str(HANDS), "--part-size", str(PART), "--seed", "6"]
+    result = CliRunner().invoke(main, [*args, "--cluster", "local:2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "cluster: a LocalCluster at tcp://" in result.output
+    assert "dashboard http://" in result.output
+    assert "per worker: w" in result.output
+    run(HANDS, seed=6, out=str(tmp_path / "here"), part_size=PART)
+    assert_same_run(tmp_path / "here", out)
+    both = CliRunner().invoke(main, [*args, "--cluster", "local:2", "--threads", "1"])
+    assert both.exit_code == 2 and "Error: --threads is for work on this process" in both.output
+
+
+def test_without_dask_cluster_names_the_extra_to_install(monkeypatch, tmp_path):
+    # As if Dask were not installed: importing distributed fails, and the cluster module is
+    # imported afresh (and fails there).
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    monkeypatch.delitem(sys.modules, "pinochle_sim.runs.cluster")
+    monkeypatch.delattr(pinochle_sim.runs, "cluster")
+    result = CliRunner().invoke(
+        main, ["run", "--hands", "100", "--cluster", "local:2", "--out", str(tmp_path / "r")]
+    )
+    line = _one_line_error(result)
+    assert line.startswith("Error: --cluster needs Dask, which is not installed (distributed)")
+    assert line.endswith('pip install "pinochle-sim[cluster]"')
+
+
+def test_bad_local_cluster_size_is_a_one_line_error():
+    result = CliRunner().invoke(main, ["compare", "default", "default", "--cluster", "local:0"])
+    assert "write local:N with N from 1 to 256" in _one_line_error(result)
