@@ -74,6 +74,9 @@ _API: dict[str, str] = {
     "RunEstimate": "pinochle_sim.runs.runner",
     "warm_up": "pinochle_sim.runs.warmup",
     "schema_for": "pinochle_sim.runs.records",
+    "InputsSpec": "pinochle_sim.runs.backend",
+    # the Dask backend (the [cluster] extra): loaded only when this name is used
+    "connect_cluster": "pinochle_sim.runs.cluster",
     # analysis
     "exact": "pinochle_sim.analysis",
     "ExactMeld": "pinochle_sim.analysis.exact",

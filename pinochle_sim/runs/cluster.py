@@ -92,6 +92,10 @@ def connect(address: str, timeout: float | None = None, dashboard: str = ":8787"
     return DaskBackend(client, None)
 
 
+connect_cluster = connect
+"""``pinochle_sim.connect_cluster``: :func:`connect` at the package top."""
+
+
 # ------------------------------------------------------------------------ on the workers
 
 
@@ -291,8 +295,13 @@ class DaskBackend:
         elapsed = time.perf_counter() - self.t0
         if elapsed <= 0 or not self.stats:
             return ""
-        words = [f"w{w} {s[1] / elapsed:,.0f}/s" for w, s in sorted(self.stats.items())]
+        words = [f"{_short(w)} {s[1] / elapsed:,.0f}/s" for w, s in sorted(self.stats.items())]
         return "per worker: " + ", ".join(words)
+
+
+def _short(worker: str) -> str:
+    """``w0`` for a LocalCluster's worker 0; a named worker by its name (or address)."""
+    return f"w{worker}" if worker.isdigit() else worker.removeprefix("tcp://")
 
 
 @contextlib.contextmanager
