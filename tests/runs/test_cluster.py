@@ -255,3 +255,48 @@ def test_without_dask_cluster_names_the_extra_to_install(monkeypatch, tmp_path):
 def test_bad_local_cluster_size_is_a_one_line_error():
     result = CliRunner().invoke(main, ["compare", "default", "default", "--cluster", "local:0"])
     assert "write local:N with N from 1 to 256" in _one_line_error(result)
+
+
+def test_cli_compare_sweep_and_advise_on_the_cluster_write_the_local_results(
+    backend, monkeypatch, tmp_path
+):
+    monkeypatch.setattr(cluster, "connect", lambda address: _Borrowed(backend))
+    on = ["--cluster", "local:2"]
+
+    def both(args: list[str], out: str | None = None) -> tuple[Any, Any]:
+        here = [*args, "--out", str(tmp_path / f"{out}-here")] if out else args
+        there = [*args, "--out", str(tmp_path / f"{out}-there")] if out else args
+        r1, r2 = CliRunner().invoke(main, here), CliRunner().invoke(main, [*there, *on])
+        assert r1.exit_code == 0 and r2.exit_code == 0, (r1.output, r2.output)
+        return r1, r2
+
+    both(["compare", "play=counting", "default", "--hands", "1500", "--seed", "4"], "cmp")
+    for name in ("summary.csv", "summary.json"):
+        assert (tmp_path / "cmp-here" / name).read_bytes() == (
+            tmp_path / "cmp-there" / name
+        ).read_bytes()
+    pairs = [pq.read_table(tmp_path / f"cmp-{w}" / "pairs.parquet") for w in ("here", "there")]
+    assert pairs[0].equals(pairs[1])
+    both(["sweep", "--param", "bid.margin=-20,20", "--hands", "500", "--rules", "joedog"], "sw")
+    assert (tmp_path / "sw-here" / "sweep.csv").read_bytes() == (
+        tmp_path / "sw-there" / "sweep.csv"
+    ).read_bytes()
+    cards = ["AH", "AH", "10H", "KH", "QH", "JH", "9D", "KC", "QC", "JC", "9C", "KS"]
+    r1, r2 = both(["advise", *cards, "--hands", "300", "--json"])
+    assert json.loads(r1.stdout) == json.loads(r2.stdout)
+
+
+def test_the_probe_reports_a_worker_that_cannot_write(tmp_path):
+    """What a worker answers when it sees the client's probe file but cannot write its own
+    beside it (here a folder stands where its file would go; permissions are no obstacle to
+    root, so this is the way to make the write fail)."""
+    (tmp_path / ".probe-t0").write_bytes(b"ok")
+    (tmp_path / f".probe-t0-{os.getpid()}").mkdir()
+    problem = cluster._probe(str(tmp_path), "t0")
+    assert problem is not None and problem.startswith("cannot write there (")
+    assert cluster._probe(str(tmp_path), "t1") == (
+        "does not see the files this process writes there"
+    )
+    (tmp_path / f".probe-t0-{os.getpid()}").rmdir()
+    assert cluster._probe(str(tmp_path), "t0") is None
+    assert (tmp_path / f".probe-t0-{os.getpid()}").read_bytes() == b"ok"
