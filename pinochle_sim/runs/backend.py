@@ -65,8 +65,9 @@ _BUILT: dict[bytes, EngineInputs] = {}
 class Backend(Protocol):
     """A pool that runs tasks (:mod:`pinochle_sim.runs.cluster` builds the Dask one)."""
 
-    workers: int
-    """Worker processes now (what the progress line divides by)."""
+    @property
+    def slots(self) -> int:
+        """Tasks it runs at once now (its workers' threads: what the time estimate uses)."""
 
     def describe(self) -> str:
         """One line: where the work goes (scheduler, workers, dashboard link)."""

@@ -169,14 +169,15 @@ class DaskBackend:
         return len(self.client.scheduler_info()["workers"])
 
     @property
-    def threads(self) -> int:
+    def slots(self) -> int:
+        """The workers' threads: tasks that run at once."""
         return sum(int(w["nthreads"]) for w in self.client.scheduler_info()["workers"].values())
 
     def describe(self) -> str:
         where = "a LocalCluster at" if self.cluster is not None else "the Dask scheduler at"
         link = self.client.dashboard_link if self._has_dashboard() else None
         dash = f"; dashboard {link}" if link else "; no dashboard (install bokeh for one)"
-        n, t = self.workers, self.threads
+        n, t = self.workers, self.slots
         return f"{where} {self.address}: {n} worker{'s' * (n != 1)}, {t} threads{dash}"
 
     def _has_dashboard(self) -> bool:

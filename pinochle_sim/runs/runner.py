@@ -281,14 +281,14 @@ def run(
         fixed=describe_constraints(fx, inputs.rules.players) or None,
     )
     path = out or default_out_dir(inputs.rules, seed, hands, games)
-    if backend is not None and "://" in path:
+    if backend is not None and "://" in path and not path.startswith("file://"):
         backend.check_path(path)  # an unreachable URL is named as such, before the refusal
     path = local_path(path)
     folder = RunFolder(path, settings, resume=resume, overwrite=overwrite)  # reads only
     if backend is not None:
         threads_ = None
     with threads(threads_):
-        n_threads = backend.workers if backend is not None else threads_
+        n_threads = backend.slots if backend is not None else threads_
         plan_ = estimate(inputs, hands - folder.listed_done(), games, path, n_threads)
         if overwrite and folder.exists and plan_.free_bytes is not None:  # freed on open
             plan_ = dataclasses.replace(plan_, free_bytes=plan_.free_bytes + folder.size_bytes())
@@ -308,7 +308,7 @@ def run(
             return backend.warm([InputsSpec.of(inputs)], entry, notify)
 
         if backend is not None:
-            backend.check_path(str(path))
+            backend.check_path(str(folder.path.absolute()))
         # Compile before the folder is touched (Ctrl-C here leaves nothing behind), unless the
         # manifest says nothing is left to do: then only if the checks on open find damage.
         compile_s = warm() if plan_.units else 0.0
@@ -416,7 +416,8 @@ def _run_on(
     settings = folder.settings
     spec = InputsSpec.of(inputs)
     todo = folder.todo()
-    tasks = [PartTask(spec, settings, fx, folder.created, str(folder.path), k) for k in todo]
+    where = str(folder.path.absolute())  # the workers' working folders may differ from ours
+    tasks = [PartTask(spec, settings, fx, folder.created, where, k) for k in todo]
     rows = 0
 
     def done(i: int, entry: dict[str, Any]) -> None:

@@ -113,7 +113,7 @@ class Killing:
 
     def __init__(self, inner: Any, marker: str, victim: int) -> None:
         self.inner, self.marker, self.victim = inner, marker, victim
-        self.workers = inner.workers
+        self.slots = inner.slots
 
     def describe(self) -> str:
         return self.inner.describe()
