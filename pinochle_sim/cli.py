@@ -41,7 +41,6 @@ from pinochle_sim.runs.dataset import (
     ruleset_of,
 )
 from pinochle_sim.runs.export import EXPORT_FORMATS, export_run
-from pinochle_sim.runs.games import game_results
 from pinochle_sim.runs.parallel import MAX_THREADS
 from pinochle_sim.runs.parallel import threads as using
 from pinochle_sim.runs.records import schema_text
@@ -1097,6 +1096,8 @@ def _info_provenance(p: Path, check: RunCheck | None) -> dict[str, Any]:
 def _games_line(path: str) -> str:
     sides = ruleset_of(read_provenance(path)).teams
     totals = [f"total_{k}" for k in range(sides)]
+    from pinochle_sim.analysis.games import game_results
+
     rows = read_columns(path, ["game", "deal", "dealer", "game_winner", *totals]).to_pandas()
     g = game_results(rows)
     wins = ", ".join(f"side {k} {(g['winner'] == k).mean():.1%}" for k in range(len(totals)))
@@ -1612,7 +1613,7 @@ def advise_command(
       pinochle-sim advise "AS AS AH AH 10H KH QH JH 9D KC QC JC" --rules two-hand --upcard 9H
       pinochle-sim advise AS AS 10S KS QS JS 9S KH QH AD AC 9C --hands 1e6 --cluster local:2
     """
-    from pinochle_sim.analysis.advise import advice_chart, advise
+    from pinochle_sim.analysis.advise import advise
 
     if not 1 <= risk <= 99:
         raise click.BadParameter(f"a percentage between 1 and 99, got {risk}", param_hint="--risk")
@@ -1623,7 +1624,11 @@ def advise_command(
             _warm(engine_inputs(ruleset, policies), Progress(0, quiet=True), backend)
         a = advise(" ".join(cards), seat, dealer, ruleset, n, seed, risk, policies, upcard,
                    threads, backend)  # fmt: skip
-        files = advice_chart(a, chart) if chart and a.two_hand is None else []
+        files = []
+        if chart and a.two_hand is None:
+            from pinochle_sim.analysis.reports.charts_advise import advice_chart
+
+            files = advice_chart(a, chart)
         if out:
             run_sim(n, seed, ruleset, policies, out, threads, fixed={seat: a.cards},
                     dealer=dealer, backend=backend)  # fmt: skip

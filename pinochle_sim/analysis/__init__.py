@@ -1,6 +1,6 @@
 """The analysis layer: exact meld distributions (:mod:`.exact`), duplicate matches and sweeps
-(:mod:`.compare`), and reports of runs (:mod:`.reports`)."""
+(:mod:`.compare`), the hand advisor (:mod:`.advise`), estimates with their uncertainty
+(:mod:`.stats`) and reports of runs (:mod:`.reports`).
 
-from pinochle_sim.analysis import exact
-
-__all__ = ["exact"]
+Nothing is imported here, so that a module that needs only one of them (``advise``, say) loads
+neither pandas nor matplotlib."""

@@ -24,8 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_sim.analysis.reports.stats import Z95, wilson
-from pinochle_sim.analysis.reports.style import PALETTE, new_figure, note, save, styled
+from pinochle_sim.analysis.stats import Z95, wilson
 from pinochle_sim.core.cards import SUIT_NAMES, SUITS, format_cards, parse_cards, parse_suit
 from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
 from pinochle_sim.rules import Ruleset, resolve_rules
@@ -285,8 +284,9 @@ def _threats(cols: dict[str, np.ndarray], r: Ruleset, seat: int) -> dict[str, An
 
 
 def _default_bidder(advice: Advice, inputs: Any, backend: Backend | None) -> None:
-    """What the seat's bidding policy does with this hand in the auction the policies play."""
-    cols = _play(inputs, advice, backend)
+    """What the seat's bidding policy does with this hand in the auction the policies play
+    (the hands stop after the auction: nothing after it is asked)."""
+    cols = _play(inputs, advice, backend, auction_only=True)
     wins = cols["bidder"] == advice.seat
     k = int(wins.sum())
     lo, hi = wilson(k, advice.hands)
@@ -361,47 +361,6 @@ def _two_hand(advice: Advice, inputs: Any, upcard: str | None, backend: Backend 
         f"{100 * k / n:.0f}% of the time"
     )
     return advice
-
-
-def advice_chart(advice: Advice, path_stem: str) -> list[str]:
-    """P(make) against the bid, one line per trump with its 95% band; returns the files."""
-    if advice.two_hand is not None:
-        raise ValueError("two-hand has no auction: there is no bid chart")
-    fig = _chart(advice)
-    return save(fig, path_stem)
-
-
-@styled
-def _chart(advice: Advice) -> Any:
-    subtitle = (
-        f"{advice.hands:,} simulated deals per trump with this hand fixed · seat {advice.seat} · "
-        f"rules {advice.rules} · {advice.policies} · seed {advice.seed}"
-    )
-    fig, (ax,) = new_figure(f"How high can I bid?  {advice.cards}", subtitle)
-    for t, colour in zip(advice.by_trump, PALETTE, strict=False):
-        bids = np.array([b.bid for b in t.bids])
-        p = np.array([b.p_make for b in t.bids]) * 100
-        lo = np.array([b.ci_low for b in t.bids]) * 100
-        hi = np.array([b.ci_high for b in t.bids]) * 100
-        label = f"{t.trump} trump (meld in hand {t.meld_now})"
-        ax.plot(bids, p, color=colour, lw=2.5, label=label)
-        ax.fill_between(bids, lo, hi, color=colour, alpha=0.25, lw=0)
-    ax.axhline(advice.risk, color="#555555", ls="--", lw=1.2)
-    ax.text(ax.get_xlim()[0], advice.risk + 1, f" risk line: made {advice.risk}% of the time",
-            color="#555555", fontsize=13, va="bottom")  # fmt: skip
-    fig.get_layout_engine().set(rect=(0, 0.07, 1, 0.845))
-    ax.set_ylim(0, 101)
-    ax.set_xlabel("final bid (the auction ends here, this seat the bidder)")
-    ax.set_ylabel("P(make the bid), % (95% band)")
-    ax.legend(loc="upper right", frameon=False)
-    note(
-        fig,
-        f"{advice.verdict}. Made = meld after the pass plus trick points reach the bid, with the "
-        "other seats playing the chosen policies: odds against this table, not perfect play.",
-        left=True,
-        width=170,
-    )
-    return fig
 
 
 # ------------------------------------------------------------ conditional questions (library)

@@ -33,8 +33,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pinochle_sim.analysis.reports.charts_compare import match_chart, sweep_chart
-from pinochle_sim.analysis.reports.stats import Z95, wilson
 from pinochle_sim.analysis.reports.style import save
+from pinochle_sim.analysis.stats import Z95, wilson
 from pinochle_sim.core.version import __version__
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import PolicySet, seat_policy_array

@@ -67,7 +67,8 @@ FX_BIDDER = 4  # seat made bidder at the minimum bid after the auction, or -1
 FX_TRUMP = 5  # trump that forced bidder names, or -1
 FX_ANY = 6  # 1 if any card is fixed (else the unconstrained deal runs, draw for draw)
 FX_UP = 7  # face placed first after the hands (two-hand: the turned-up trump card), or -1
-FX_SIZE = 8
+FX_STOP = 8  # 1: the auction engine stops after the auction (columns after it are left unset)
+FX_SIZE = 9
 
 
 def no_constraints() -> np.ndarray:

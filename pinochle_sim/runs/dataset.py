@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from pinochle_sim.core.version import __version__
@@ -753,21 +753,6 @@ def part_files(path: Path) -> list[Path]:
     return parts
 
 
-def open_dataset(path: Path) -> ds.Dataset:
-    """A run's part files as one Arrow dataset (other files in the folder are ignored)."""
-    parts = part_files(Path(path))
-    try:
-        return ds.dataset([str(p) for p in parts], format=_CHECKED)
-    except (pa.ArrowException, OSError, ValueError):
-        raise _first_damage(parts, None) from None
-
-
-_CHECKED = ds.ParquetFileFormat(
-    default_fragment_scan_options=ds.ParquetFragmentScanOptions(page_checksum_verification=True)
-)
-"""Parquet as this package reads it: page checksums verified where the file has them."""
-
-
 def _first_damage(parts: list[Path], columns: list[str] | None) -> RunFolderError:
     """The error naming the first part that cannot be read (footer, then the columns)."""
     for f in parts:
@@ -781,17 +766,58 @@ def _first_damage(parts: list[Path], columns: list[str] | None) -> RunFolderErro
 
 
 def read_columns(path: str | Path, columns: list[str] | None = None) -> pa.Table:
-    """The named columns (None: all) of a run folder or part file as one Arrow table. A part
-    that cannot be read gives a :class:`RunFolderError` naming it and the remedy."""
+    """The named columns (None: all) of a run folder or part file as one Arrow table, parts in
+    hand order, page checksums verified. A part that cannot be read gives a
+    :class:`RunFolderError` naming it and the remedy.
+
+    Part by part with ``pq.ParquetFile``, not ``pq.read_table`` or ``pyarrow.dataset`` (they
+    load pandas, about half a second): ``run`` reads its summary back with this."""
     p = Path(path)
-    dataset = open_dataset(p)
-    missing = [c for c in columns or [] if c not in dataset.schema.names]
+    parts = part_files(p)
+    try:
+        names = pq.read_schema(parts[0]).names
+    except (pa.ArrowException, OSError, ValueError):
+        raise _first_damage(parts, None) from None
+    missing = [c for c in columns or [] if c not in names]
     if missing:
         raise RunFolderError(f"{str(p)!r} has no column(s) {', '.join(missing)}")
+    tables = []
+    for f in parts:
+        try:
+            with pq.ParquetFile(f, page_checksum_verification=True) as part:
+                tables.append(part.read(columns=columns))
+        except (pa.ArrowException, OSError, ValueError) as e:
+            raise _damage(f, e) from None
     try:
-        return dataset.to_table(columns=columns)
-    except (pa.ArrowException, OSError, ValueError):
-        raise _first_damage(part_files(p), columns) from None
+        return pa.concat_tables(tables)
+    except (pa.ArrowException, ValueError):
+        raise RunFolderError(
+            f"the parts in {str(p)!r} do not share one schema: not one run"
+        ) from None
+
+
+def column_array(table: pa.Table, name: str) -> np.ndarray:
+    """Column ``name`` of a table of records as one numpy array (a copy), read from the Arrow
+    buffers: ``to_numpy`` loads pandas (about half a second of a ``run``'s summary)."""
+    col = table.column(name)
+    typ = col.type
+    pieces = []
+    for ch in col.chunks:
+        if ch.null_count:
+            raise RunFolderError(f"column {name!r} has missing values: not a record column")
+        data = ch.buffers()[1]
+        if pa.types.is_boolean(typ):
+            bits = np.frombuffer(data, dtype=np.uint8)
+            flat = np.unpackbits(bits, count=ch.offset + len(ch), bitorder="little")
+            pieces.append(flat[ch.offset :].astype(bool))
+        else:
+            dt = np.dtype(typ.to_pandas_dtype())
+            pieces.append(
+                np.frombuffer(data, dtype=dt, count=len(ch), offset=ch.offset * dt.itemsize)
+            )
+    if not pieces:
+        return np.empty(0, dtype=bool if pa.types.is_boolean(typ) else typ.to_pandas_dtype())
+    return np.concatenate(pieces)
 
 
 def _manifest_or_problem(folder: Path) -> tuple[dict[str, Any] | None, str | None]:

@@ -14,7 +14,6 @@ joined in game order, so the records do not depend on threads or chunk size.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from pinochle_sim.core.deal import no_constraints
 from pinochle_sim.engines import EngineInputs
@@ -22,7 +21,7 @@ from pinochle_sim.engines.games import MAX_DEALS
 from pinochle_sim.runs.parallel import in_chunks
 from pinochle_sim.runs.records import games_layout
 
-__all__ = ["MAX_DEALS", "game_results", "games_layout", "play_games_array"]
+__all__ = ["MAX_DEALS", "games_layout", "play_games_array"]
 
 
 def play_games_array(
@@ -49,23 +48,3 @@ def play_games_array(
     if count == 0:
         return np.empty((ncol, 0), dtype=np.int64)
     return np.concatenate(in_chunks(one, range(start, start + count, chunk)), axis=1)
-
-
-def game_results(rows: pd.DataFrame) -> pd.DataFrame:
-    """One row per game from a games run's deal rows (``pd.read_parquet(run_dir)``): ``game``,
-    ``deals``, ``first_dealer``, ``winner`` and each side's ``final_k`` total."""
-    totals = sorted(c for c in rows.columns if c.startswith("total_"))
-    ordered = rows.sort_values(["game", "deal"])
-    first = ordered.groupby("game", sort=True).first()
-    last = ordered.groupby("game", sort=True).last()
-    out = pd.DataFrame(
-        {
-            "game": last.index.to_numpy(),
-            "deals": (last["deal"] + 1).to_numpy(),
-            "first_dealer": first["dealer"].to_numpy(),
-            "winner": last["game_winner"].to_numpy(),
-        }
-    )
-    for c in totals:
-        out[c.replace("total_", "final_")] = last[c].to_numpy()
-    return out

@@ -92,13 +92,17 @@ def to_table(
     metadata: dict[bytes, bytes] | None = None,
     games: bool = False,
 ) -> pa.Table:
-    """Engine output ``out[column, hand]`` (int64) to an Arrow table with compact dtypes."""
+    """Engine output ``out[column, hand]`` (int64) to an Arrow table with compact dtypes.
+
+    Arrays are built from their buffers (``pa.Array.from_buffers``): ``pa.array`` on a numpy
+    array loads pandas (about half a second of every run's start) to check for pandas types."""
     fields = fields_for(rules, games)
     arrays = []
     for i, (name, typ, _) in enumerate(fields):
         col = out[i]
         if pa.types.is_boolean(typ):
-            arrays.append(pa.array(col != 0))
+            bits = np.packbits(col != 0, bitorder="little")
+            arrays.append(pa.Array.from_buffers(typ, len(col), [None, pa.py_buffer(bits)]))
         else:
             dtype = np.dtype(typ.to_pandas_dtype())
             info = np.iinfo(dtype)
@@ -107,7 +111,8 @@ def to_table(
                     f"column {name!r} holds {int(col.min())}..{int(col.max())}, "
                     f"which does not fit its {dtype} record type: use smaller point values"
                 )
-            arrays.append(pa.array(col.astype(dtype, copy=False)))
+            data = np.ascontiguousarray(col.astype(dtype, copy=False))
+            arrays.append(pa.Array.from_buffers(typ, len(col), [None, pa.py_buffer(data)]))
     schema = schema_for(rules, games)
     return pa.Table.from_arrays(
         arrays, schema=schema.with_metadata(metadata) if metadata else schema

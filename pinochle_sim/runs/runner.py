@@ -32,6 +32,7 @@ from pinochle_sim.runs.dataset import (
     RunFolder,
     RunFolderError,
     RunSettings,
+    column_array,
     provenance,
     read_columns,
     write_part_file,
@@ -448,7 +449,7 @@ def _summarise(
     }
     if folder.settings.games:
         t = read_columns(Path(path), ["game_winner"])
-        w = t.column("game_winner").to_numpy().astype(np.int64)
+        w = column_array(t, "game_winner").astype(np.int64)
         n_games = int((w >= 0).sum())
         return RunSummary(
             **common,
@@ -460,7 +461,7 @@ def _summarise(
     if not engine_for(r).has_auction:
         cols = ["meld_0", "meld_1", "score_0", "score_1", "winner"]
         t = read_columns(Path(path), cols)
-        d = {c: t.column(c).to_numpy().astype(np.int64) for c in cols}
+        d = {c: column_array(t, c).astype(np.int64) for c in cols}
         w = d["winner"]
         return RunSummary(
             **common,
@@ -474,7 +475,7 @@ def _summarise(
     cols = ["bidder", "bid", "stuck", "made", "conceded"]
     cols += [f"team_meld_{k}" for k in sides] + [f"meld_{p}" for p in seats]
     t = read_columns(Path(path), cols)
-    d = {c: t.column(c).to_numpy() for c in cols}
+    d = {c: column_array(t, c) for c in cols}
     bidder = d["bidder"].astype(np.int64)
     bside = bidder % 2 if r.partnerships else bidder
     side_meld = np.stack([d[f"team_meld_{k}"] for k in sides])

@@ -14,7 +14,15 @@ from collections.abc import Mapping
 import numpy as np
 
 from pinochle_sim.core.cards import card_name, encode_faces, format_cards, hand_faces, parse_cards
-from pinochle_sim.core.deal import FX_ANY, FX_BIDDER, FX_HANDS, FX_TRUMP, FX_UP, no_constraints
+from pinochle_sim.core.deal import (
+    FX_ANY,
+    FX_BIDDER,
+    FX_HANDS,
+    FX_STOP,
+    FX_TRUMP,
+    FX_UP,
+    no_constraints,
+)
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
 from pinochle_sim.rules import Ruleset, resolve_rules
@@ -85,10 +93,15 @@ def deal_constraints(
     bidder: int | None = None,
     trump: int | None = None,
     upcard: str | None = None,
+    auction_only: bool = False,
 ) -> np.ndarray:
     """The checked constraints array ``fx`` of :mod:`pinochle_sim.core.deal` (ValueError with
     one line naming the problem: a seat the rules lack, too many cards for a hand, a third copy
-    of a card across seats, a forced contract without an auction)."""
+    of a card across seats, a forced contract without an auction).
+
+    ``auction_only``: the hands stop after the auction; only the columns up to it (the dealt
+    hands and their melds, ``bidder``, ``bid``, ``trump``, ``stuck``, the auction's own) are
+    written, the rest are left unset (the advisor's question of what the bidder would bid)."""
     fx = no_constraints()
     rules = inputs.rules
     counts = [0] * 24
@@ -138,6 +151,12 @@ def deal_constraints(
             raise ValueError(f"forced contract: bad seat {bidder} or trump {trump}")
         fx[FX_BIDDER] = bidder
         fx[FX_TRUMP] = trump
+    if auction_only:
+        if not inputs.engine.has_auction:
+            raise ValueError(f"rules {rules.name!r} have no auction to stop after")
+        if bidder is not None:
+            raise ValueError("a forced contract has no auction to stop after")
+        fx[FX_STOP] = 1
     return fx
 
 

@@ -196,3 +196,26 @@ def test_out_writes_a_normal_run_folder_and_chart(tmp_path) -> None:
     assert meta["fixed"] == {"3": format_cards(parse_cards(HAND))}
     assert table.num_rows == 400
     assert len(set(table.column("dealt_3").to_pylist())) == 1
+
+
+@pytest.mark.parametrize("rules", ["partnership", "three-hand"])
+def test_auction_only_hands_end_as_the_full_hands_auction_does(rules) -> None:
+    """The default-bidder question stops each hand after its auction; the auction must be the
+    one the full hand plays (same deal stream, nothing after it can change it)."""
+    inputs = engine_inputs(rules)
+    fixed = {1: HAND}
+    full = play_hands_array(inputs, 9, 0, 2000, fx=deal_constraints(inputs, fixed))
+    stop = play_hands_array(
+        inputs, 9, 0, 2000, fx=deal_constraints(inputs, fixed, auction_only=True)
+    )
+    names = inputs.layout.names
+    for col in ["hand", "dealer", "bidder", "bid", "trump", "stuck", "dealt_0", "dealt_2"]:
+        i = names.index(col)
+        assert np.array_equal(full[i], stop[i]), col
+
+
+def test_auction_only_refuses_what_has_no_auction() -> None:
+    with pytest.raises(ValueError, match="no auction"):
+        deal_constraints(engine_inputs("two-hand"), auction_only=True)
+    with pytest.raises(ValueError, match="forced contract"):
+        deal_constraints(engine_inputs("partnership"), bidder=0, trump=0, auction_only=True)

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from pinochle_sim.analysis.reports import STUDIES, questions, write_report
-from pinochle_sim.analysis.reports.stats import grouped_moments, grouped_quantiles, wilson
+from pinochle_sim.analysis.stats import grouped_moments, grouped_quantiles, wilson
 from pinochle_sim.cli import main
 from pinochle_sim.rules import get_preset
 from pinochle_sim.runs.records import COLUMNS

@@ -12,7 +12,7 @@ import pytest
 
 from pinochle_sim.analysis import exact
 from pinochle_sim.analysis.reports import charts, questions, selfcheck, write_report
-from pinochle_sim.analysis.reports.stats import clustered_tail, design_effect
+from pinochle_sim.analysis.stats import clustered_tail, design_effect
 from pinochle_sim.rules import get_preset
 from pinochle_sim.runs.records import COLUMNS
 from pinochle_sim.runs.simulate import play_hands

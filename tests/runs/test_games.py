@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from pinochle_sim.analysis.games import game_results
 from pinochle_sim.cli import main
 from pinochle_sim.engines.games import game_winner as _game_winner
 from pinochle_sim.rules import get_preset
@@ -146,7 +147,6 @@ def test_cli_run_games(tmp_path, runner: CliRunner):
 
 
 def test_game_results_one_row_per_game():
-    from pinochle_sim.runs.games import game_results
 
     d = _games("partnership", 6, 0, 120)
     g = game_results(d.sample(frac=1, random_state=1))  # row order must not matter

@@ -11,12 +11,12 @@ import pandas as pd
 from pinochle_sim.rules import Ruleset, get_preset
 from pinochle_sim.runs.dataset import (
     MANIFEST,
-    open_dataset,
     read_columns,
     read_manifest,
     read_provenance,
     ruleset_of,
 )
+from pinochle_sim.runs.scan import open_dataset
 
 Data: TypeAlias = "str | Path | pd.DataFrame"
 

@@ -16,7 +16,7 @@ import pandas as pd
 
 from pinochle_sim.analysis import exact
 from pinochle_sim.analysis.reports.load import Data, column_names, columns, rules_of
-from pinochle_sim.analysis.reports.stats import (
+from pinochle_sim.analysis.stats import (
     clustered_tail,
     design_effect,
     grouped_moments,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinochle_sim.core.deal import FX_BIDDER, FX_TRUMP, _deal_fixed
+from pinochle_sim.core.deal import FX_BIDDER, FX_STOP, FX_TRUMP, _deal_fixed
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_DISCARD, STREAM_PASS, STREAM_PLAY, stream_init
 from pinochle_sim.core.tricks import suit_len
@@ -327,6 +327,8 @@ def _play_hand(
         for i in range(2 * n_calls):
             trace[T_CALLS + i] = calls[i]
         trace[T_NTRICKS] = 0
+    if fx[FX_STOP] != 0:  # the advisor asks only who wins the auction, and how high
+        return
     discard_points = _improve_hands(
         bundle, hands, widow, bidder, trump, ra, ma, pp, seed, h, rs, out, row, lay, trace, tracing
     )

@@ -1,0 +1,29 @@
+"""A run's part files as one Arrow dataset, for readers that scan it (reports).
+
+Apart from :mod:`.dataset` because ``pyarrow.dataset`` loads pandas (about half a second):
+writing a run, ``show`` and ``advise`` never need it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.dataset as ds
+
+from pinochle_sim.runs.dataset import _first_damage, part_files
+
+_CHECKED = ds.ParquetFileFormat(
+    default_fragment_scan_options=ds.ParquetFragmentScanOptions(page_checksum_verification=True)
+)
+"""Parquet as this package reads it: page checksums verified where the file has them."""
+
+
+def open_dataset(path: str | Path) -> ds.Dataset:
+    """A run's part files as one Arrow dataset (other files in the folder are ignored); a part
+    whose footer cannot be read gives a :class:`~.dataset.RunFolderError` naming it."""
+    parts = part_files(Path(path))
+    try:
+        return ds.dataset([str(p) for p in parts], format=_CHECKED)
+    except (pa.ArrowException, OSError, ValueError):
+        raise _first_damage(parts, None) from None
