@@ -26,13 +26,15 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import fsspec
 from distributed import Client, LocalCluster, as_completed, get_worker
 from distributed.client import FutureCancelledError
 
+from pinochle_sim.core.jit import source_hash
+from pinochle_sim.core.version import __version__
 from pinochle_sim.runs.backend import InputsSpec
 from pinochle_sim.runs.warmup import WHAT, compile_estimate, kernel_args, kernel_state, warm_up
 
@@ -89,7 +91,18 @@ def connect(address: str, timeout: float | None = None, dashboard: str = ":8787"
             "`dask scheduler` (and workers with `dask worker ADDRESS`), or use --cluster "
             "local:N for worker processes on this machine"
         ) from None
-    return DaskBackend(client, None)
+    backend = DaskBackend(client, None)
+    try:
+        backend.check_workers()
+    except BaseException:
+        backend.close()
+        raise
+    return backend
+
+
+def _identity() -> tuple[str, str]:
+    """The package version and kernel-source hash of this process."""
+    return __version__, source_hash()
 
 
 connect_cluster = connect
@@ -178,13 +191,34 @@ class DaskBackend:
         link = self.client.dashboard_link if self._has_dashboard() else None
         dash = f"; dashboard {link}" if link else "; no dashboard (install bokeh for one)"
         n, t = self.workers, self.slots
-        return f"{where} {self.address}: {n} worker{'s' * (n != 1)}, {t} threads{dash}"
+        return (
+            f"{where} {self.address}: {n} worker{'s' * (n != 1)}, {t} thread{'s' * (t != 1)}{dash}"
+        )
 
     def _has_dashboard(self) -> bool:
         try:
             return "dashboard" in self.client.scheduler_info().get("services", {})
         except Exception:
             return False
+
+    def check_workers(self) -> None:
+        """Refuse workers that cannot import this package, or run another version of it (the
+        records would differ): a :class:`ClusterError` naming the first such worker. (A
+        worker that joins later is not checked.)"""
+        mine = _identity()
+        try:
+            theirs = self.client.run(_identity)
+        except Exception as e:
+            raise ClusterError(
+                f"a worker cannot run pinochle-sim ({_reason(e)}): install pinochle-sim "
+                f"{mine[0]} with its [cluster] extra on every worker"
+            ) from None
+        for worker, got in sorted(theirs.items()):
+            if tuple(got) != mine:
+                raise ClusterError(
+                    f"worker {worker} runs pinochle-sim {got[0]} (kernel sources {got[1]}), this "
+                    f"process {mine[0]} ({mine[1]}): the same version must run everywhere"
+                )
 
     def wait_for_workers(self, n: int = 1, timeout: float = 60.0) -> None:
         try:
@@ -303,13 +337,3 @@ class DaskBackend:
 def _short(worker: str) -> str:
     """``w0`` for a LocalCluster's worker 0; a named worker by its name (or address)."""
     return f"w{worker}" if worker.isdigit() else worker.removeprefix("tcp://")
-
-
-@contextlib.contextmanager
-def using(address: str, **kwargs: Any) -> Iterator[DaskBackend]:
-    """``with using("local:2") as backend: ...`` (:func:`connect`, closed on exit)."""
-    backend = connect(address, **kwargs)
-    try:
-        yield backend
-    finally:
-        backend.close()

@@ -300,3 +300,16 @@ def test_the_probe_reports_a_worker_that_cannot_write(tmp_path):
     (tmp_path / f".probe-t0-{os.getpid()}").rmdir()
     assert cluster._probe(str(tmp_path), "t0") is None
     assert (tmp_path / f".probe-t0-{os.getpid()}").read_bytes() == b"ok"
+
+
+def test_a_scheduler_address_connects_and_workers_of_another_version_are_refused(
+    backend, monkeypatch
+):
+    with cluster.connect(backend.address) as other:  # the module's cluster, by its address
+        assert other.workers == 2 and other.slots == 2
+        assert other.describe().startswith(f"the Dask scheduler at {backend.address}: 2 workers")
+    # This process now computes another kernel-source hash than the workers do.
+    monkeypatch.setattr(cluster, "source_hash", lambda: "0123456789ab")
+    with pytest.raises(cluster.ClusterError, match="the same version must run everywhere"):
+        cluster.connect(backend.address)
+    assert backend.workers == 2  # refusing closed only that client
