@@ -39,7 +39,7 @@ from pinochle_sim.core.version import __version__
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import PolicySet, seat_policy_array
 from pinochle_sim.rules import Ruleset
-from pinochle_sim.runs.backend import TASK_HANDS, Backend, InputsSpec
+from pinochle_sim.runs.backend import Backend, InputsSpec, task_size
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.simulate import check_memory, check_range, engine_inputs, play_hands_array
 
@@ -131,7 +131,7 @@ def match_tasks(
     backend: Backend | None = None,
 ) -> list[DuplicateTask]:
     """A duplicate match of ``hands`` deals, checked, cut into tasks (:data:`CHUNK` deals
-    each here, :data:`~pinochle_sim.runs.backend.TASK_HANDS` on a backend's workers)."""
+    each here, :func:`~pinochle_sim.runs.backend.task_size` on a backend's workers)."""
     base = engine_inputs(rules, a)
     base.engine.check_policies(base.rules, b)
     if hands < 1:
@@ -139,7 +139,7 @@ def match_tasks(
     check_range(seed, start, hands)
     check_match_memory(hands, base.rules)
     plays = tuple(InputsSpec.of(_seating(base, a, b, side)) for side in range(base.rules.teams))
-    size = CHUNK if backend is None else TASK_HANDS
+    size = CHUNK if backend is None else task_size(backend, hands)
     return [
         DuplicateTask(plays, seed, lo, min(size, start + hands - lo))
         for lo in range(start, start + hands, size)

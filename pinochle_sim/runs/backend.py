@@ -30,9 +30,19 @@ from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.simulate import check_range, engine_inputs, play_hands_array
 
 TASK_HANDS = 1 << 15
-"""Hands per task where the caller does not cut the work itself (advise, compare): a
-32,768-hand task is ~0.1 s of one core, far above the per-task overhead measured (README,
-"Running on a cluster")."""
+"""The most hands per task where the work is not cut into part files (compare, sweep,
+advise): 32,768 hands are ~0.1 s of an idle core, well above the ~45 ms a task costs beyond
+its work (README, "Running on a cluster")."""
+MIN_TASK_HANDS = 1 << 13
+"""The fewest hands per such task (below, the overhead would be most of a task's time)."""
+
+
+def task_size(backend: Backend, count: int) -> int:
+    """Hands per task for ``count`` hands on ``backend``: enough tasks for two per worker
+    thread, each between :data:`MIN_TASK_HANDS` and :data:`TASK_HANDS` hands (the results
+    never depend on it)."""
+    per = -(-count // (2 * max(1, backend.slots)))
+    return max(MIN_TASK_HANDS, min(TASK_HANDS, per))
 
 
 @dataclass(frozen=True)
@@ -121,13 +131,15 @@ def hands_array(
     count: int,
     dealer: int | None = None,
     fx: np.ndarray | None = None,
-    task_hands: int = TASK_HANDS,
+    task_hands: int | None = None,
 ) -> np.ndarray:
     """:func:`~pinochle_sim.runs.simulate.play_hands_array` here (``backend`` None) or on the
-    workers of ``backend``, in tasks of ``task_hands`` hands; the same array either way."""
+    workers of ``backend``, in tasks of ``task_hands`` hands (default: :func:`task_size`);
+    the same array either way."""
     if backend is None:
         return play_hands_array(inputs, seed, start, count, dealer=dealer, fx=fx)
     check_range(seed, start, count)
+    task_hands = task_hands or task_size(backend, count)
     spec = InputsSpec.of(inputs)
     tasks = [
         HandsTask(spec, seed, lo, min(task_hands, start + count - lo), dealer, fx)

@@ -191,7 +191,7 @@ def test_compare_sweep_and_advise_equal_the_local_results(backend, monkeypatch):
     a, b = PolicySet(play="counting"), DEFAULT_POLICIES
     n = 1200
     here = duplicate("partnership", a, b, n, seed=2)
-    monkeypatch.setattr(compare_module, "TASK_HANDS", 512)  # three tasks, the last one short
+    monkeypatch.setattr(compare_module, "task_size", lambda b, n: 512)  # the last one short
     there = duplicate("partnership", a, b, n, seed=2, backend=backend)
     assert there.equals(here)
     assert len(here) == n and not (here["diff"] == 0).all()

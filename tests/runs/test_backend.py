@@ -1,0 +1,71 @@
+"""The task layer under every backend (runs/backend.py), without Dask: a task's result depends
+only on its picklable item, whichever process runs it, and cutting work into tasks never
+changes it."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import numpy as np
+
+from pinochle_sim.policies import PolicySet
+from pinochle_sim.runs.backend import (
+    MIN_TASK_HANDS,
+    TASK_HANDS,
+    HandsTask,
+    InputsSpec,
+    hands_array,
+    play_task,
+    task_size,
+)
+from pinochle_sim.runs.simulate import deal_constraints, engine_inputs, play_hands_array
+
+
+class InProcess:
+    """A backend that runs every task here, after a pickle round trip of the task (as a
+    worker receives it)."""
+
+    def __init__(self, slots: int = 2) -> None:
+        self.slots = slots
+        self.items: list[Any] = []
+
+    def map(self, fn: Any, items: Any, done: Any = None) -> list[Any]:
+        out = []
+        for i, item in enumerate(items):
+            self.items.append(item)
+            out.append(fn(pickle.loads(pickle.dumps(item))))
+            if done:
+                done(i, out[-1])
+        return out
+
+
+def test_task_sizes_give_two_tasks_per_thread_within_bounds():
+    two = InProcess(slots=2)
+    assert (MIN_TASK_HANDS, TASK_HANDS) == (8192, 32768)
+    assert task_size(two, 1000) == 8192  # 250 per task would be mostly overhead
+    assert task_size(two, 100_000) == 25_000  # 100,000 / (2 x 2)
+    assert task_size(two, 10**6) == 32768
+    assert task_size(InProcess(slots=16), 10**6) == 31_250
+
+
+def test_hands_in_tasks_equal_one_call_here():
+    inputs = engine_inputs("three-hand", PolicySet(play="counting"))
+    fx = deal_constraints(inputs, {1: "AS AS 10S"})
+    here = play_hands_array(inputs, 7, 100, 2500, dealer=2, fx=fx)
+    pool = InProcess()
+    there = hands_array(pool, inputs, 7, 100, 2500, dealer=2, fx=fx, task_hands=1000)
+    assert [(t.start, t.count) for t in pool.items] == [(100, 1000), (1100, 1000), (2100, 500)]
+    assert np.array_equal(here, there)
+
+
+def test_a_spec_rebuilds_the_inputs_with_their_seat_policies():
+    inputs = engine_inputs("partnership")
+    pp = inputs.pp.copy()
+    pp[1] = engine_inputs("partnership", PolicySet(play="counting")).pp[1]  # seat 1 differs
+    spec = pickle.loads(pickle.dumps(InputsSpec(inputs.rules, inputs.policies, pp)))
+    built = spec.build()
+    assert np.array_equal(built.pp, pp) and built.bundle != inputs.bundle
+    assert spec.build() is built  # once per process
+    task = HandsTask(spec, 3, 0, 300)
+    assert np.array_equal(play_task(task), play_hands_array(built, 3, 0, 300))
