@@ -26,6 +26,7 @@ import logging
 import os
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -75,13 +76,16 @@ def connect(address: str, timeout: float | None = None, dashboard: str = ":8787"
     one-line :class:`ClusterError` after ``timeout`` seconds (:data:`CONNECT_TIMEOUT_S`)."""
     n = parse_local(address)
     if n is not None:
-        cluster = LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=dashboard,
-            silence_logs=logging.ERROR,
-        )
+        with warnings.catch_warnings():
+            # A busy dashboard port moves to a free one; describe() prints the one in use.
+            warnings.filterwarnings("ignore", message="Port .* is already in use")
+            cluster = LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=dashboard,
+                silence_logs=logging.ERROR,
+            )
         return DaskBackend(Client(cluster), cluster)
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT_S if timeout is None else timeout)
