@@ -11,7 +11,9 @@ be shared: compare only figures of one invocation). Prints one line per measurem
   thread and on a ``local:1`` cluster: the difference per part is what a part task costs
   beyond its work (pickling the task, the worker's Parquet write, the client's manifest).
 * ``scaling``: ``--hands`` hands in 131,072-hand parts on ``local:1`` and ``local:2`` (and on
-  this process with 1 and 2 threads, for reference), kernels warmed before every clock.
+  this process with 1 and 2 threads, for reference), kernels warmed before every clock; with
+  the CPU time the workers used, so that a busy machine (no second core to be had) is told
+  apart from a backend that does not scale.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+
+import psutil
 
 from pinochle_sim.runs import cluster
 from pinochle_sim.runs.runner import run
@@ -35,6 +39,16 @@ def _timed_run(hands: int, out: Path, part_size: int, **kw: object) -> float:
     shutil.rmtree(out, ignore_errors=True)
     s = run(hands, seed=0, out=str(out), part_size=part_size, **kw)  # type: ignore[arg-type]
     return s.seconds
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds this process has used (run on each worker)."""
+    t = psutil.Process().cpu_times()
+    return t.user + t.system
+
+
+def _workers_cpu(b: cluster.DaskBackend) -> float:
+    return sum(b.client.run(_cpu_seconds).values())
 
 
 def main() -> None:
@@ -75,6 +89,7 @@ def main() -> None:
         )
         part = 1 << 17
         rows = {}
+        cpu: dict[int, float] = {}
         for threads in (1, 2):
             rows[f"this process, {threads} thread(s)"] = _timed_run(
                 a.hands, tmp / "s", part, threads_=threads
@@ -83,10 +98,17 @@ def main() -> None:
             with cluster.connect(f"local:{n}", dashboard=":0") as b:
                 b.wait_for_workers(n)
                 _timed_run(n * part, tmp / "s", part, backend=b)  # warm every worker
+                cpu0 = _workers_cpu(b)
                 rows[f"local:{n}"] = _timed_run(a.hands, tmp / "s", part, backend=b)
+                cpu[n] = _workers_cpu(b) - cpu0
         for name, s in rows.items():
             print(f"scaling: {a.hands:,} hands on {name}: {s:.2f} s, {a.hands / s:,.0f} hands/s")
         print(f"scaling: local:2 / local:1 speed-up {rows['local:1'] / rows['local:2']:.2f}x")
+        for n, c in cpu.items():
+            print(
+                f"scaling: local:{n}: workers used {c:.2f} CPU s ({c / rows[f'local:{n}']:.2f} "
+                f"cores on average), {a.hands / c:,.0f} hands per worker CPU second"
+            )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
