@@ -89,9 +89,12 @@ def connect(address: str, timeout: float | None = None, dashboard: str = ":8787"
         return DaskBackend(Client(cluster), cluster)
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT_S if timeout is None else timeout)
-    except (OSError, ValueError, TypeError) as e:
+    except (OSError, ValueError, TypeError, MemoryError) as e:
+        # MemoryError: something that is not a Dask scheduler answered (a proxy, an HTTP
+        # server) and its bytes were read as a frame length.
+        reason = "it does not speak Dask's protocol" if isinstance(e, MemoryError) else _reason(e)
         raise ClusterError(
-            f"cannot reach the Dask scheduler at {address!r} ({_reason(e)}): start one with "
+            f"cannot reach the Dask scheduler at {address!r} ({reason}): start one with "
             "`dask scheduler` (and workers with `dask worker ADDRESS`), or use --cluster "
             "local:N for worker processes on this machine"
         ) from None

@@ -14,6 +14,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -228,6 +229,41 @@ def test_unreachable_scheduler_is_a_one_line_error(monkeypatch, tmp_path):
     line = _one_line_error(result)
     assert f"cannot reach the Dask scheduler at '{address}'" in line
     assert "dask scheduler" in line
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("answer", [b"HTTP/1.1 400 Bad Request\r\n\r\n" * 8, b"\xff" * 64])
+def test_something_else_listening_there_is_a_one_line_error(answer, monkeypatch, tmp_path):
+    """A port where a web server or proxy answers, not a Dask scheduler: its first bytes read as
+    a frame length asked Dask for exabytes (seen on a sandboxed network)."""
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT_S", 2.0)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                try:
+                    conn.sendall(answer)
+                    conn.recv(4096)
+                except OSError:
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        result = CliRunner().invoke(
+            main, ["run", "--hands", "100", "--cluster", address, "--out", str(tmp_path / "r")]
+        )
+    finally:
+        server.close()
+    line = _one_line_error(result)
+    assert f"cannot reach the Dask scheduler at '{address}'" in line
     assert not (tmp_path / "r").exists()
 
 
