@@ -26,9 +26,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter
 
 from pinochle_sim.analysis.compare import compare, write_match
-from pinochle_sim.analysis.reports.style import new_figure, note, save
+from pinochle_sim.analysis.reports.style import PALETTE, new_figure, note, save
 from pinochle_sim.core.version import __version__
 from pinochle_sim.policies import REGISTRY, PolicySet
 
@@ -36,7 +37,7 @@ OUT = Path(__file__).resolve().parent.parent / "results" / "strategy" / "pimc"
 SEED = 0
 COUNTING = ("counting", PolicySet(play="counting"))
 DEFAULTS = {p: s.default for p, s in REGISTRY["play"]["pimc"].params.items()}
-SWEEP = [(4, 7), (32, 7), (16, 8), (16, 9), (8, 6)]
+SWEEP = [(4, 7), (32, 7), (16, 8), (16, 9), (8, 6), (16, 6), (32, 6), (16, 5), (8, 5)]
 """(worlds, from_trick) settings tried besides the defaults."""
 COST_COLUMNS = ["rules", "worlds", "from_trick", "deals", "cpu_s", "wall_s", "gain", "lo", "hi"]
 
@@ -77,10 +78,11 @@ def match(rules: str, deals: int) -> None:
     _append(OUT / "costs.csv", row)
 
 
-def sweep(deals: int) -> None:
-    """Other settings against counting on the same deals (partnership), into sweep.csv."""
+def sweep(deals: int, only: list[tuple[int, int]] | None = None) -> None:
+    """Other settings (``only`` those, if given) against counting on the same deals
+    (partnership), into sweep.csv."""
     OUT.mkdir(parents=True, exist_ok=True)
-    for worlds, from_trick in SWEEP:
+    for worlds, from_trick in only or SWEEP:
         _append(OUT / "sweep.csv", _timed_match("partnership", worlds, from_trick, deals, None))
 
 
@@ -90,16 +92,29 @@ def _chart(points: pd.DataFrame) -> None:
         f"partnership, duplicate deals of seed {SEED}; pimc plays by sampling from trick "
         f"`from_trick` on, `worlds` deals per decision; pinochle-sim {__version__}",
     )
-    per = points["cpu_s"] / points["deals"]
+    per = (points["cpu_s"] / points["deals"]).to_numpy()
+    is_default = ((points["worlds"] == DEFAULTS["worlds"])
+                  & (points["from_trick"] == DEFAULTS["from_trick"])).to_numpy()  # fmt: skip
     err = np.vstack([points["gain"] - points["lo"], points["hi"] - points["gain"]])
-    ax.errorbar(per, points["gain"], yerr=err, fmt="o", capsize=6, markersize=9, lw=2)
-    for x, (_, r) in zip(per, points.iterrows(), strict=True):
+    for mask, colour, name in ((~is_default, PALETTE[0], "other settings"),
+                               (is_default, PALETTE[1], "defaults")):  # fmt: skip
+        ax.errorbar(per[mask], points["gain"][mask], yerr=err[:, mask], fmt="o", capsize=6,
+                    markersize=10, lw=2, color=colour, label=name)  # fmt: skip
+    middle = np.median(per)
+    for i, (x, (_, r)) in enumerate(zip(per, points.iterrows(), strict=True)):
         label = (
-            f"{int(r['worlds'])} worlds, from trick {int(r['from_trick'])}, n={int(r['deals']):,}"
+            f"{int(r['worlds'])} worlds, from trick {int(r['from_trick'])}\nn = {int(r['deals']):,}"
         )
-        ax.annotate(label, (x, r["gain"]), xytext=(10, 8), textcoords="offset points", fontsize=13)
-    ax.axhline(0, color="#444444", lw=1)
+        right = x <= middle
+        ax.annotate(label, (x, r["gain"]), xytext=(12 if right else -12, 10 - 26 * (i % 2)),
+                    textcoords="offset points", fontsize=13, ha="left" if right else "right",
+                    va="center")  # fmt: skip
     ax.set_xscale("log")
+    ax.margins(x=0.12)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+    ax.legend(loc="upper left", frameon=False)
+    ax.axhline(0, color="#444444", lw=1)
     ax.set_xlabel("CPU seconds per duplicate deal (both plays, all seats; log scale)")
     ax.set_ylabel("pimc minus counting, points per deal (95% CI)")
     note(fig, "A deal is played twice with the sides swapped; its gain is the sum over both "
@@ -172,10 +187,12 @@ if __name__ == "__main__":
     ap.add_argument("step", choices=["match", "sweep", "readme"])
     ap.add_argument("rules", nargs="?", default="partnership")
     ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--only", nargs="*", default=None, help="sweep settings WORLDS,FROM_TRICK")
     args = ap.parse_args()
     if args.step == "match":
         match(args.rules, args.deals)
     elif args.step == "sweep":
-        sweep(args.deals)
+        only = [tuple(map(int, x.split(","))) for x in args.only] if args.only else None
+        sweep(args.deals, only)
     else:
         readme()
