@@ -32,7 +32,7 @@ import numpy as np
 from pinochle_sim.core.bits import lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import substream_key
-from pinochle_sim.core.tricks import PLANE
+from pinochle_sim.core.tricks import PLANE, add_card
 from pinochle_sim.policies import worlds
 from pinochle_sim.policies.counting import _counting_play
 from pinochle_sim.policies.known import (
@@ -134,15 +134,9 @@ def world_hands(v: PlayView, work: np.ndarray, r: int) -> tuple[int, int, int, i
         while extra:
             f = lowest_bit_index(extra)
             extra &= extra - 1
-            hand = _add(hand, f % 24)
+            hand = add_card(hand, f % 24)
         h[other] = hand
     return h[0], h[1], h[2], h[3]
-
-
-@jit
-def _add(hand: int, f: int) -> int:
-    b = 1 << f
-    return hand | b | ((hand & b) << 24)
 
 
 @jit
