@@ -32,6 +32,7 @@ from pinochle_sim.analysis.compare import compare, write_match
 from pinochle_sim.analysis.reports.style import PALETTE, new_figure, note, save
 from pinochle_sim.core.version import __version__
 from pinochle_sim.policies import REGISTRY, PolicySet
+from pinochle_sim.rules import get_preset
 
 OUT = Path(__file__).resolve().parent.parent / "results" / "strategy" / "pimc"
 SEED = 0
@@ -146,15 +147,17 @@ def readme() -> None:
     ]
     for _, r in costs.iterrows():
         per = r["cpu_s"] / r["deals"]
+        plays = 3 if get_preset(r["rules"]).players == 3 else 2
         lines.append(
             f"| {r['rules']} | {int(r['deals']):,} | {r['gain']:+.2f} ({r['lo']:+.2f} to "
-            f"{r['hi']:+.2f}) | {per:.3f} | {1000 * per / 2:.0f} | "
+            f"{r['hi']:+.2f}) | {per:.3f} | {1000 * per / plays:.0f} | "
             f"{r['wall_s'] / r['deals']:.3f} | {1000 * per / 2 / 60:.1f} min |"
         )
     lines += [
         "",
-        "A deal is two hands (one play each way), each with pimc on one side: CPU ms per hand "
-        "is half the deal's CPU time, for the whole hand (auction, pass, the pimc seats' "
+        "A deal is two hands (one play each way; three-hand: three, pimc in each seat in turn), "
+        "each with pimc on one side: CPU ms per hand is the deal's CPU time per play, for the "
+        "whole hand (auction, pass, the pimc seats' "
         "searches and the counting seats). 1,000 deals on 2 idle cores divides the CPU time "
         "by two; the wall time was measured while four other jobs shared the two cores.",
         "",

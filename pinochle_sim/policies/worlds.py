@@ -17,7 +17,9 @@ group by group, how many of its copies go where (with probability proportional t
 completions), then which copies (a uniform arrangement, decoded from the same integer).
 
 At most three locations (four-hand: three other seats; three-hand: two seats and, for a
-defender, the discard), at most 15 places each. Counts stay below 48!/(16!)^3 < 2**63.
+defender, the discard), at most 15 places each. The counts are exact int64: the largest, at the
+first lead of a four-hand deal, is 36!/(12!)^3 ~ 3.9e15, below the 2**53 that
+:func:`uniform_below` draws under (three-hand: 33!/(15! 15! 3!) ~ 8.5e11).
 
 Scratch layout (int64, :data:`SCRATCH_SIZE`, owned by the caller and reused): ``SC_*`` below.
 """
