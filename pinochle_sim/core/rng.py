@@ -65,3 +65,17 @@ def below(rs: np.ndarray, n: int) -> int:
             m = (next_u64(rs) >> np.uint64(32)) * un
             low = m & _MASK32
     return np.int64(m >> np.uint64(32))
+
+
+@jit
+def substream_key(rs: np.ndarray, counter: int):
+    """The key of sub-stream ``counter`` of the stream ``rs`` (one per policy decision of a
+    hand, say): draws from it never touch ``rs``, so a policy that uses them leaves every other
+    seat's draws as they were. Draw ``k`` of the sub-stream is :func:`key_draw` ``(key, k)``."""
+    return _mix64(rs[0] ^ _mix64(np.uint64(counter) + _GOLDEN))
+
+
+@jit
+def key_draw(key, k: int):
+    """Draw ``k`` (1, 2, ...) of the sub-stream ``key``: 64 random bits."""
+    return _mix64(key + np.uint64(k) * _GOLDEN)

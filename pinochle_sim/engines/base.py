@@ -35,6 +35,7 @@ import numpy as np
 
 from pinochle_sim.policies import DEFAULTS, KINDS, PolicySet, seat_policy_array
 from pinochle_sim.policies.bundle import PolicyBundle
+from pinochle_sim.policies.registry import REGISTRY
 from pinochle_sim.rules import Ruleset
 from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.rules.meld import meld_table_array
@@ -99,6 +100,12 @@ class Engine:
         nothing, and a study of it would report zeros as if they were findings)."""
         used = self.policy_kinds(rules)
         for kind in KINDS:
+            info = REGISTRY[kind][policies.name(kind)]
+            if "auction_only" in info.flags and not self.has_auction:
+                raise ValueError(
+                    f"{kind} policy {info.name!r} plays only games with an auction "
+                    f"(four-hand and three-hand), not {rules.name!r}"
+                )
             if kind in used:
                 continue
             where = f"rules {rules.name!r} have no {kind} decision (their policy kinds: "

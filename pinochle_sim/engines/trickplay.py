@@ -17,7 +17,15 @@ import numpy as np
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import PLANE, add_card, beaters, legal_mask, remove_card
 from pinochle_sim.policies.bundle import PolicyBundle
-from pinochle_sim.policies.dispatch import CAPS_NONE, learn, play_card, play_params, reads_caps
+from pinochle_sim.policies.dispatch import (
+    CAPS_NONE,
+    learn,
+    play_card,
+    play_params,
+    reads_caps,
+    reads_table,
+)
+from pinochle_sim.policies.known import K_LEADER, K_TRICK, note_play
 from pinochle_sim.policies.play import pack_points
 from pinochle_sim.policies.slots import PP_PLAY
 from pinochle_sim.policies.view import PlayView
@@ -59,11 +67,16 @@ def play_tricks(
     pp: np.ndarray,
     rs: np.ndarray,
     log: np.ndarray,
+    work: np.ndarray,
 ) -> int:
     """Play ``ra[RA_HAND_SIZE]`` tricks from ``leader``'s lead, each seat under its own play
     policy (``pp[seat]``, one of the ``bundle``'s), removing cards from ``hands`` (packed, one
     per seat) and logging every trick into ``log``; returns every card played, packed
-    (``played`` on entry: the cards already gone, as after a two-hand stock phase)."""
+    (``played`` on entry: the cards already gone, as after a two-hand stock phase).
+
+    ``work`` is the thread's work array (:mod:`pinochle_sim.policies.known`): where a play policy
+    of the bundle reads what the table knows, the engine has set it up for this hand and the loop
+    keeps it current (the trick on the table, the cards each seat is known to hold)."""
     players = ra[RA_PLAYERS]
     n_tricks = ra[RA_HAND_SIZE]
     follow = ra[RA_FOLLOW] != 0
@@ -74,6 +87,7 @@ def play_tricks(
     points = pack_points(ra[RA_POINTS : RA_POINTS + 6])
     counting = reads_caps(bundle)
     caps = CAPS_NONE
+    table = reads_table(bundle)
     for t in range(n_tricks):
         row = t * TK_WIDTH
         led = -1
@@ -82,6 +96,7 @@ def play_tricks(
         pts = 0
         counters = 0
         seat = leader
+        on_table = 0
         for k in range(players):
             hand = hands[seat]
             legal = legal_mask(hand & PLANE, led, winner, trump, follow, must_trump, head)
@@ -90,7 +105,14 @@ def play_tricks(
                 seat if bidder == EACH_SEAT_BIDS else bidder, trump, players, partners, points,
                 caps, led,
             )  # fmt: skip
-            f = play_card(bundle, pp[seat, PP_PLAY], view, play_params(pp, seat), rs)
+            if table:
+                work[K_LEADER] = leader
+                work[K_TRICK] = on_table
+            f = play_card(bundle, pp[seat, PP_PLAY], view, play_params(pp, seat), rs, work)
+            if table:
+                note_play(work, seat, f, players)
+                if k < 3:
+                    on_table |= (f + 1) << (8 * k)
             hands[seat] = remove_card(hand, f)
             played = add_card(played, f)
             value = ra[RA_POINTS + f % 6]

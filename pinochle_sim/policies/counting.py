@@ -207,7 +207,7 @@ def _counting_play(v: PlayView, draw_trump: bool, smear: bool) -> int:
 
 
 @jit
-def counting(v: PlayView, q: tuple, rs: np.ndarray) -> int:
+def counting(v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray) -> int:
     """Kernel of the ``play`` hook for ``counting``: ``q`` = (draw_trump, smear, ...), the
     slots ``greedy`` uses."""
     return _counting_play(v, q[GREEDY_DRAW_TRUMP] != 0, q[GREEDY_SMEAR] != 0)

@@ -84,10 +84,13 @@ def concedes(bundle: PolicyBundle, policy: int, pp: np.ndarray) -> bool:
 
 
 @policy_hook("play", "play")
-def play_card(bundle: PolicyBundle, policy: int, v: PlayView, q: tuple, rs: np.ndarray) -> int:
+def play_card(
+    bundle: PolicyBundle, policy: int, v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray
+) -> int:
     """The face the seat of ``v`` plays (one of ``v.legal``): ``q`` holds the policy's
     :data:`PLAY_PARAMS` integer parameters in registry order (:func:`play_params`), ``rs`` is
-    the hand's play stream."""
+    the hand's play stream, ``work`` the thread's work array with what the table knows
+    (:mod:`.known`; one unused word unless a policy of the bundle :func:`reads_table`)."""
     raise TypeError("a policy hook is called from jitted code only")
 
 
@@ -95,6 +98,14 @@ def play_card(bundle: PolicyBundle, policy: int, v: PlayView, q: tuple, rs: np.n
 def reads_caps(bundle: PolicyBundle) -> bool:
     """Whether a play policy of the bundle reads what seats have shown (so the trick loop keeps
     ``caps``); a constant when the kernel is compiled."""
+    raise TypeError("a policy flag is read from jitted code only")
+
+
+@policy_flag("play", "reads_table")
+def reads_table(bundle: PolicyBundle) -> bool:
+    """Whether a play policy of the bundle reads what the table knows beyond the cards played
+    (shown meld, the pass, the widow, the trick on the table: :mod:`.known`), so the engine and
+    the trick loop keep it; a constant when the kernel is compiled."""
     raise TypeError("a policy flag is read from jitted code only")
 
 

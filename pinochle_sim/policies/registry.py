@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_sim.policies import bid, calibrated, concede, counting, pass_, play, slots
+from pinochle_sim.policies import bid, calibrated, concede, counting, pass_, pimc, play, slots
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,9 @@ class PolicyInfo:
     """A registered policy: its kind, name, kernel id (stable: the id travels in the policy
     array, the name in provenance), a line of help, its parameters in the order the kernels read
     them, its kernels (one per hook of its kind, :mod:`.bundle`) and flags (``reads_caps``: it
-    reads what seats have shown, so the trick loop keeps track)."""
+    reads what seats have shown, so the trick loop keeps track; ``reads_table``: it reads what
+    the table knows beyond that, :mod:`.known`; ``auction_only``: engines without an auction
+    refuse it)."""
 
     kind: str
     name: str
@@ -89,6 +91,10 @@ _ESTIMATE = {
         "trick_base for a bidder without a partner, discards included (three-hand)",
     ),
 }
+
+PIMC_DEFAULT_WORLDS = 16
+PIMC_DEFAULT_FROM_TRICK = 7
+"""``pimc`` defaults, chosen by cost and strength (results/strategy/pimc/README.md)."""
 
 REGISTRY: dict[str, dict[str, PolicyInfo]] = {
     "bid": {
@@ -176,6 +182,33 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             ),
             {"play": counting.counting},
             frozenset({"reads_caps"}),
+        ),
+        "pimc": PolicyInfo(
+            "play",
+            "pimc",
+            slots.PLAY_PIMC,
+            "sampled worlds: from trick `from_trick` on, deals the unseen cards `worlds` times "
+            "consistently with what the seat knows (meld shown, its pass, voids, the widow), "
+            "solves each double dummy and plays the best card on average; counting before "
+            "(four-hand and three-hand)",
+            _params(
+                worlds=(
+                    PIMC_DEFAULT_WORLDS,
+                    1,
+                    pimc.MAX_WORLDS,
+                    "deals",
+                    "worlds sampled and solved per decision",
+                ),
+                from_trick=(
+                    PIMC_DEFAULT_FROM_TRICK,
+                    1,
+                    pimc.MAX_FROM_TRICK,
+                    "trick",
+                    "first trick (1 = the first) played by sampling; counting before it",
+                ),
+            ),
+            {"play": pimc.pimc},
+            frozenset({"reads_caps", "reads_table", "auction_only"}),
         ),
     },
     "concede": {

@@ -14,6 +14,11 @@ The kernel gets everything as one int64 array (``MeldArray``) laid out as:
     [4096, 8192)     class 1 of a non-trump suit (marriages) by suit index
     [8192, 8195)     class 2 by pinochle count 0, 1, 2
     [8195, 8207)     class 3: for ranks A, K, Q, J (in that order) the value of 0, 1, 2 arounds
+    [8207, 12303)    cards the best class-1 meld of the trump suit shows, by suit index (the
+                     shown cards as a suit index themselves: ``ONE6 | TWO6 << 6``)
+    [12303, 16399)   the same for a non-trump suit (its marriages)
+
+The last two blocks serve :func:`meld_shown` (what a seat's meld shows the table).
 """
 
 from __future__ import annotations
@@ -37,7 +42,9 @@ MA_TRUMP = 0
 MA_PLAIN = SUIT_INDEXES
 MA_PIN = 2 * SUIT_INDEXES
 MA_AROUND = MA_PIN + 3
-MELD_ARRAY_SIZE = MA_AROUND + 12
+MA_SHOWN_TRUMP = MA_AROUND + 12
+MA_SHOWN_PLAIN = MA_SHOWN_TRUMP + SUIT_INDEXES
+MELD_ARRAY_SIZE = MA_SHOWN_PLAIN + SUIT_INDEXES
 AROUND_RANKS = (C.RA, C.RK, C.RQ, C.RJ)
 FACE_QS = C.face(C.S, C.RQ)
 FACE_JD = C.face(C.D, C.RJ)
@@ -96,6 +103,11 @@ def _meld_lut_cached(t: MeldTable) -> MeldArray:
         counts = _suit_counts(index)
         a[MA_TRUMP + index] = best_trump_class1(t, counts)[0]
         a[MA_PLAIN + index] = min(counts[C.RK], counts[C.RQ]) * t.marriage
+        a[MA_SHOWN_TRUMP + index] = _shown_index(_trump_shown_counts(t, counts))
+        married = min(counts[C.RK], counts[C.RQ]) if t.marriage else 0
+        plain = [0] * C.NUM_RANKS
+        plain[C.RK] = plain[C.RQ] = married
+        a[MA_SHOWN_PLAIN + index] = _shown_index(plain)
     # A double meld is one meld; two singles are also legal (distinct cards): take the best.
     a[MA_PIN : MA_PIN + 3] = (0, t.pinochle, max(t.double_pinochle, 2 * t.pinochle))
     for i in range(4):
@@ -105,6 +117,29 @@ def _meld_lut_cached(t: MeldTable) -> MeldArray:
             max(t.eight[i], 2 * t.around[i]),
         )
     return a
+
+
+def _trump_shown_counts(t: MeldTable, counts: list[int]) -> list[int]:
+    """Copies of each rank (9..A) that the best class-1 meld of the trump suit uses: within a
+    class each copy serves one meld, so the melds' cards add up."""
+    _, names = best_trump_class1(t, counts)
+    points = {
+        "run": t.run, "run+run": 2 * t.run, "double run": t.double_run,
+        "run with extra king": t.run_extra_king, "run with extra queen": t.run_extra_queen,
+        "run with trump marriage": t.run_trump_marriage, "trump marriage": t.trump_marriage,
+        "dix": t.dix,
+    }  # fmt: skip
+    used = [0] * C.NUM_RANKS
+    for name in names:
+        if points[name] > 0:  # a meld worth nothing under this table is not counted, not shown
+            for r in _RUN_CARDS[name]:
+                used[r] += 1
+    return used
+
+
+def _shown_index(used: list[int]) -> int:
+    """Counts by rank (each 0..2) as a 12-bit suit index ``ONE6 | TWO6 << 6``."""
+    return sum((1 << r) * (n >= 1) + (1 << (r + 6)) * (n >= 2) for r, n in enumerate(used))
 
 
 @jit(inline="always")
@@ -141,6 +176,30 @@ def _meld(hand: int, trump: int, ma: np.ndarray) -> int:
     for i in range(4):
         total += ma[MA_AROUND + 3 * i + _arounds(hand, AROUND_RANKS[i])]
     return total
+
+
+@jit
+def meld_shown(hand: int, trump: int, ma: np.ndarray) -> int:
+    """The cards a packed hand shows the table when it lays its best meld for ``trump``, packed
+    like a hand: every card of every counted meld (docs/rules.md section 6). A card may serve
+    melds of several classes but is one card: a face shows as many copies as the class that
+    uses most of it (QH in the heart marriage and in queens around shows once; both KH of eight
+    kings show twice)."""
+    shown = 0
+    for s in range(4):
+        table = MA_SHOWN_TRUMP if s == trump else MA_SHOWN_PLAIN
+        idx = ma[table + _suit_index(hand, s)]
+        shown |= ((idx & 63) << (6 * s)) | (((idx >> 6) & 63) << (24 + 6 * s))
+    pins = _pinochles(hand)
+    if ma[MA_PIN + pins] > 0:
+        both = (1 << FACE_QS) | (1 << FACE_JD)
+        shown |= both | ((both << 24) if pins == 2 else 0)
+    for i in range(4):
+        n = _arounds(hand, AROUND_RANKS[i])
+        if ma[MA_AROUND + 3 * i + n] > 0:
+            row = RANK_ROW << AROUND_RANKS[i]
+            shown |= row | ((row << 24) if n == 2 else 0)
+    return shown
 
 
 @jit

@@ -24,7 +24,7 @@ from pinochle_sim.core.deal import (
     no_constraints,
 )
 from pinochle_sim.engines import EngineInputs, engine_for
-from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
+from pinochle_sim.policies import DEFAULT_POLICIES, REGISTRY, PolicySet
 from pinochle_sim.rules import Ruleset, resolve_rules
 from pinochle_sim.runs.parallel import in_chunks, threads
 
@@ -169,6 +169,18 @@ def describe_constraints(fx: np.ndarray, players: int) -> dict[str, str]:
     }
 
 
+SEARCH_CHUNK = 8
+"""Hands per chunk when a play policy searches (``pimc``: 0.1 to 1 s a hand): small chunks
+keep every thread busy to the end (records never depend on the chunking)."""
+
+
+def searches(inputs: EngineInputs) -> bool:
+    """Whether a seat's play policy searches during play (registry flag ``reads_table``)."""
+    return any(
+        "reads_table" in REGISTRY["play"][name].flags for name in inputs.bundle.names()["play"]
+    )
+
+
 def play_hands_array(
     inputs: EngineInputs,
     seed: int,
@@ -196,6 +208,8 @@ def play_hands_array(
     d = -1 if dealer is None else dealer
     args = inputs.kernel_args()
     fx = no_constraints() if fx is None else fx
+    if searches(inputs):
+        chunk = min(chunk, SEARCH_CHUNK)
     in_chunks(
         lambda lo: kernel(*args, seed, fx, start, lo, min(count, lo + chunk), d, out),
         range(0, count, chunk),

@@ -30,7 +30,19 @@ REFERENCE_ENGINE_VERSION = 1
 """The ``ENGINE_VERSION`` the stored reference was made with."""
 
 
+SEARCH_HANDS = 24
+"""Hands fingerprinted for a policy that searches during play (``reads_table``: ``pimc``, some
+50 ms a hand): a batch of the usual size would take minutes."""
+
+
+def _flags(kind: str, name: str) -> frozenset[str]:
+    return REGISTRY[kind][name].flags
+
+
 def _play_hands(preset: str, names: dict[str, str], seed: int, n: int) -> dict:
+    kinds = {k.rstrip("_"): v for k, v in names.items()}
+    if any("reads_table" in _flags(k, v) for k, v in kinds.items()):
+        n = min(n, SEARCH_HANDS)
     return play_hands(seed, 0, n, preset, PolicySet(**names))
 
 
@@ -42,7 +54,14 @@ def _hand_record(preset: str, seed: int, hand: int) -> dict:
     return hand_record(seed, hand, preset)
 
 
-CASES = fp.cases(list(ALL_PRESETS), kinds_of, REGISTRY)
+def _playable(preset: str, choice: dict[str, str]) -> bool:
+    """Whether the preset's engine accepts the choice (``auction_only`` policies need an
+    auction: the engine refuses them elsewhere, tested in tests/policies/test_pimc.py)."""
+    auction = engine_for(PRESETS[preset]).has_auction
+    return auction or not any("auction_only" in _flags(k, v) for k, v in choice.items())
+
+
+CASES = [c for c in fp.cases(list(ALL_PRESETS), kinds_of, REGISTRY) if _playable(*c)]
 
 
 def _stored() -> dict:

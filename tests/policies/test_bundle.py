@@ -36,7 +36,7 @@ def test_bundle_type_is_keyed_by_its_ids_only() -> None:
 
 def test_hooks_are_for_kernels_only() -> None:
     with pytest.raises(TypeError, match="jitted code only"):
-        play_card(None, 0, None, (), None)
+        play_card(None, 0, None, (), None, None)
     with pytest.raises(TypeError):
         reads_caps(None)
 

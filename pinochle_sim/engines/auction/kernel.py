@@ -63,7 +63,8 @@ from pinochle_sim.engines.trickplay import (
 )
 from pinochle_sim.policies.bid import count_aces
 from pinochle_sim.policies.bundle import PolicyBundle
-from pinochle_sim.policies.dispatch import bid_limit, concedes, discards
+from pinochle_sim.policies.dispatch import bid_limit, concedes, discards, reads_table
+from pinochle_sim.policies.known import new_work, setup
 from pinochle_sim.policies.slots import PP_BID, PP_CONCEDE, PP_DISCARD
 from pinochle_sim.rules.arrays import (
     RA_BIDDER_WINS_TIES,
@@ -293,9 +294,11 @@ def _play_hand(
     rs: np.ndarray,
     trace: np.ndarray,
     tracing: bool,
+    work: np.ndarray,
 ) -> None:
     """Play hand ``h`` of ``seed`` under the deal constraints ``fx`` (:mod:`pinochle_sim.core.deal`)
-    into column row ``row`` of ``out``."""
+    into column row ``row`` of ``out`` (``work``: the thread's :mod:`~pinochle_sim.policies.known`
+    work array)."""
     players = ra[RA_PLAYERS]
     partners = ra[RA_PARTNERS] != 0
     hands = scratch[S_HANDS : S_HANDS + 4]
@@ -346,9 +349,17 @@ def _play_hand(
         ra[RA_THROW_IN] != 0 and hopeless and concedes(bundle, pp[bidder, PP_CONCEDE], pp[bidder])
     )
     if not conceded:
+        if reads_table(bundle):
+            passed = lay[L_PASSED] >= 0
+            gave = out[lay[L_PASSED], row] if passed else 0
+            returned = out[lay[L_PASSED] + 1, row] if passed else 0
+            widowed = lay[L_WIDOW] >= 0
+            laid = out[lay[L_WIDOW] + 1, row] if widowed else 0
+            setup(work, hands, bidder, trump, ra, ma, gave, returned, widow if widowed else 0,
+                  laid)  # fmt: skip
         stream_init(rs, seed, h, STREAM_PLAY)
         log = scratch[S_LOG:SCRATCH_SIZE]
-        play_tricks(bundle, hands, bidder, bidder, trump, 0, ra, pp, rs, log)
+        play_tricks(bundle, hands, bidder, bidder, trump, 0, ra, pp, rs, log, work)
         _credit_tricks(log, ra[RA_HAND_SIZE], partners, sides, trace, tracing)
     out[C_CONCEDED, row] = conceded
     out[C_MADE, row] = _score_hand(
@@ -388,10 +399,11 @@ def _play_chunk(
     scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
     trace = np.empty(1, dtype=np.int64)
+    work = new_work(reads_table(bundle))
     for i in range(lo, hi):
         _play_hand(
             bundle, ra_l, ma_l, pp_l, lay_l, seed, fx_l, start + i, fixed_dealer, buf, i - lo,
-            scratch, rs, trace, False,
+            scratch, rs, trace, False, work,
         )  # fmt: skip
     out[:, lo:hi] = buf
 
@@ -413,7 +425,10 @@ def _trace_one(
     """Play one hand with tracing on (``out`` has one column)."""
     scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
-    _play_hand(bundle, ra, ma, pp, lay, seed, fx, h, fixed_dealer, out, 0, scratch, rs, trace, True)
+    work = new_work(reads_table(bundle))
+    _play_hand(
+        bundle, ra, ma, pp, lay, seed, fx, h, fixed_dealer, out, 0, scratch, rs, trace, True, work
+    )
 
 
 @jit
@@ -430,6 +445,7 @@ def _play_games(ra: np.ndarray, ma: np.ndarray, lay: np.ndarray, pp: np.ndarray,
     rs = np.empty(2, dtype=np.uint64)
     trace = np.empty(1, dtype=np.int64)
     totals = np.zeros(4, dtype=np.int64)
+    work = new_work(reads_table(bundle))
     target = ra[RA_GAME_TARGET]
     bidder_wins = ra[RA_BIDDER_WINS_TIES] != 0
     row = 0
@@ -441,7 +457,7 @@ def _play_games(ra: np.ndarray, ma: np.ndarray, lay: np.ndarray, pp: np.ndarray,
                 buf = grow(buf, row)
             h = g * MAX_DEALS + k
             _play_hand(bundle, ra, ma, pp, lay, seed, fx, h, (g + k) % players, buf, row, scratch,
-                       rs, trace, False)  # fmt: skip
+                       rs, trace, False, work)  # fmt: skip
             bside = _side(buf[C_BIDDER, row], partners)
             w = close_deal(buf, row, g, k, g0, lay[L_SCORE], sides, target, bside, bidder_wins,
                            totals)  # fmt: skip

@@ -134,7 +134,8 @@ X_HANDS = 96  # 2 packed hands (concealed and table cards alike)
 X_SIDE = 98  # XS_SIZE slots: per-seat sums, XS_* families of 2 (indexed by seat)
 X_CS = X_SIDE + XS_SIZE  # copy state (engines.two_hand.table)
 X_LOG = X_CS + CS_SIZE  # the trick log of the play-out (engines.trickplay)
-SCRATCH2_SIZE = X_LOG + LOG_SIZE
+X_WORK = X_LOG + LOG_SIZE  # 1: the trick loop's work array (no two-hand policy reads the table)
+SCRATCH2_SIZE = X_WORK + 1
 
 
 @jit
@@ -374,7 +375,8 @@ def _play_out(
     copies played. Returns the seat that won the last trick."""
     log = st[X_LOG : X_LOG + LOG_SIZE]
     hands = st[X_HANDS : X_HANDS + 2]
-    play_tricks(bundle, hands, leader, EACH_SEAT_BIDS, trump, played, ra, pp, rs, log)
+    work = st[X_WORK : X_WORK + 1]
+    play_tricks(bundle, hands, leader, EACH_SEAT_BIDS, trump, played, ra, pp, rs, log, work)
     cs = st[X_CS : X_CS + CS_SIZE]
     n = ra[RA_HAND_SIZE]
     for t in range(n):

@@ -1,0 +1,195 @@
+"""The ``pimc`` play policy: sampled worlds solved double dummy ("perfect-information Monte
+Carlo").
+
+At each decision from trick ``from_trick`` on, the seat samples ``worlds`` deals of the cards
+it has not seen, uniformly among those consistent with what it knows (:mod:`.known`: its hand,
+the cards played, shown meld, the pass as it saw it, the widow, voids and "nothing higher"
+from :func:`~pinochle_sim.policies.dispatch.learn`; sampler: :mod:`.worlds`), solves each world
+from the current position with the double-dummy solver (:func:`~pinochle_sim.solver.kernel.
+dd_move_values`: its side's points from this trick on after each legal card), and plays the
+card with the highest total over the worlds. Equal totals go to the card with fewer points,
+then the lower rank, then the first suit (S, H, D, C). Before ``from_trick`` it plays
+``counting`` (with ``counting``'s defaults). A seat with one legal card plays it unsampled.
+
+Its side: the partnership; in three-hand the bidder alone, and a defender the two defenders
+together (they share the aim of setting the bidder, as the solver's three-hand side does).
+
+Random numbers: decision ``k`` of a hand (``k`` = cards already played) draws from its own
+sub-stream of the hand's play stream (:func:`~pinochle_sim.core.rng.substream_key`), so a hand's
+record depends only on the seed, the hand and the policies, never on threads or other hands,
+and ``pimc`` leaves the draws of other seats' policies unchanged.
+
+Worlds are conditioned on facts, not on how other seats' policies would have played: a card
+played does not make other holdings more or less likely (the usual PIMC simplification), and
+a seat's shown meld tells only that it holds those cards (not that it lacks the cards that
+would have made a larger meld).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pinochle_sim.core.bits import lowest_bit_index, popcount
+from pinochle_sim.core.jit import jit
+from pinochle_sim.core.rng import substream_key
+from pinochle_sim.core.tricks import PLANE, add_card
+from pinochle_sim.policies import worlds
+from pinochle_sim.policies.counting import _counting_play
+from pinochle_sim.policies.known import (
+    K_BIDDER,
+    K_COUNT,
+    K_DISCARD,
+    K_LEADER,
+    K_SETUP,
+    K_TRICK,
+    K_WIDOW,
+    W_ALLOWED,
+    W_COPIES,
+    W_RA,
+    W_SAMPLER,
+    W_SUMS,
+    W_TABLE,
+    W_VALUES,
+    copies,
+    known_of,
+)
+from pinochle_sim.policies.play import face_points
+from pinochle_sim.policies.slots import PIMC_FROM_TRICK, PIMC_WORLDS
+from pinochle_sim.policies.view import PlayView
+from pinochle_sim.rules.arrays import RA_DISCARD, RA_PARTNERS, RA_SIZE, RA_WIDOW
+from pinochle_sim.solver.kernel import dd_move_values
+
+MAX_WORLDS = 1000
+MAX_FROM_TRICK = 16
+
+
+@jit
+def side_mask(seat: int, bidder: int, players: int, partners: bool) -> int:
+    """The seats whose points ``seat`` maximises (the solver's ``side_mask``)."""
+    if partners:
+        return (1 << seat) | (1 << ((seat + 2) % 4))
+    full = (1 << players) - 1
+    return (1 << bidder) if seat == bidder else full & ~(1 << bidder)
+
+
+@jit
+def world_setup(v: PlayView, work: np.ndarray) -> int:
+    """Describe the unseen copies for seat ``v.seat`` to the sampler; returns the number of
+    consistent worlds (>= 1 whenever the knowledge is true of the deal)."""
+    seat, players, caps, bidder = v.seat, v.players, v.caps, work[K_BIDDER]
+    widow_game = work[W_RA + RA_WIDOW] > 0 and seat != bidder
+    n_loc = players - 1 + (1 if widow_game else 0)
+    seen = v.played
+    cap = [0, 0, 0]
+    known = [0, 0, 0]
+    for i in range(players - 1):
+        other = (seat + 1 + i) % players
+        known[i] = known_of(work, seat, other, players)
+        cap[i] = work[K_COUNT + other] - popcount(known[i])
+    if widow_game:
+        cap[n_loc - 1] = work[W_RA + RA_DISCARD]
+    restricted = work[K_WIDOW] if widow_game else 0
+    discard = work[K_DISCARD] if seat == bidder and work[W_RA + RA_WIDOW] > 0 else 0
+    bidder_loc = (bidder - seat - 1) % players
+    n = 0
+    for f in range(24):
+        out = 2 - copies(v.hand, f) - copies(seen, f) - copies(discard, f)
+        for i in range(players - 1):
+            out -= copies(known[i], f)
+        r = min(copies(restricted, f), out)
+        free_at = 0
+        for i in range(players - 1):
+            other = (seat + 1 + i) % players
+            if f % 6 < (caps >> (16 * other + 4 * (f // 6))) & 15:
+                free_at |= 1 << i
+        if widow_game:
+            free_at |= 1 << (n_loc - 1)
+        for j in range(out):
+            work[W_COPIES + n] = f
+            if j < r:
+                work[W_ALLOWED + n] = free_at & ((1 << bidder_loc) | (1 << (n_loc - 1)))
+            else:
+                work[W_ALLOWED + n] = free_at
+            n += 1
+    sc = work[W_SAMPLER:W_TABLE]
+    return worlds.prepare(
+        sc, n_loc, cap[0], cap[1], cap[2], work[W_COPIES : W_COPIES + 48],
+        work[W_ALLOWED : W_ALLOWED + 48], n,
+    )  # fmt: skip
+
+
+@jit
+def world_hands(v: PlayView, work: np.ndarray, r: int) -> tuple[int, int, int, int]:
+    """The four hands of world number ``r`` (after :func:`world_setup`): the seat's own hand,
+    and for each other seat what it is known to hold plus its sampled copies."""
+    seat, players = v.seat, v.players
+    a0, a1, a2 = worlds.draw(work[W_SAMPLER:W_TABLE], r)
+    got = (a0, a1, a2)
+    h = [0, 0, 0, 0]
+    h[seat] = v.hand
+    for i in range(players - 1):
+        other = (seat + 1 + i) % players
+        hand = known_of(work, seat, other, players)
+        extra = got[i]
+        while extra:
+            f = lowest_bit_index(extra)
+            extra &= extra - 1
+            hand = add_card(hand, f % 24)
+        h[other] = hand
+    return h[0], h[1], h[2], h[3]
+
+
+@jit
+def _tie_key(f: int, points: int) -> int:
+    """Order among equal totals: fewer points, then lower rank, then suit order."""
+    return face_points(points, f) * 64 + (f % 6) * 4 + f // 6
+
+
+@jit
+def pimc_play(v: PlayView, n_worlds: int, from_trick: int, rs: np.ndarray, work: np.ndarray) -> int:
+    """The face ``v.seat`` plays under ``pimc`` (``rs``: the hand's play stream, read only;
+    ``work``: the thread's work array, set up by the engine for this hand)."""
+    legal = v.legal
+    if popcount(legal) == 1:
+        return lowest_bit_index(legal)
+    n_cards = popcount(v.played)  # ONE and TWO planes: every card played this hand
+    trick = (n_cards - v.n_played) // v.players
+    if trick + 1 < from_trick or work.shape[0] == 1 or work[K_SETUP] == 0:
+        return _counting_play(v, True, True)
+    total = world_setup(v, work)
+    if total <= 0:
+        raise ValueError("pimc: no deal is consistent with what the seat knows")
+    key = substream_key(rs, n_cards)
+    partners = work[W_RA + RA_PARTNERS] != 0
+    side = side_mask(v.seat, work[K_BIDDER], v.players, partners)
+    ra = work[W_RA : W_RA + RA_SIZE]
+    tt = work[W_TABLE:]
+    vals = work[W_VALUES : W_VALUES + 24]
+    sums = work[W_SUMS : W_SUMS + 24]
+    sums[:] = 0
+    k = 0
+    for _ in range(n_worlds):
+        r, k = worlds.uniform_below(key, k, total)
+        h0, h1, h2, h3 = world_hands(v, work, r)
+        dd_move_values(h0, h1, h2, h3, work[K_LEADER], work[K_TRICK], v.trump, ra, side, tt, vals)
+        for f in range(24):
+            if (legal >> f) & 1:
+                sums[f] += vals[f]
+    best = -1
+    m = legal & PLANE
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        if (
+            best < 0
+            or sums[f] > sums[best]
+            or (sums[f] == sums[best] and _tie_key(f, v.points) < _tie_key(best, v.points))
+        ):
+            best = f
+    return best
+
+
+@jit
+def pimc(v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray) -> int:
+    """Kernel of the ``play`` hook for ``pimc``: ``q`` = (worlds, from_trick, ...)."""
+    return pimc_play(v, q[PIMC_WORLDS], q[PIMC_FROM_TRICK], rs, work)

@@ -1,0 +1,117 @@
+"""The ``pimc`` play policy: legal play (every hand replayed through the rules oracle),
+records independent of threads and chunks, its own random streams, refusal where it cannot
+play, and one-line errors for parameters out of range."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from pinochle_sim import hand_record
+from pinochle_sim.cli import main
+from pinochle_sim.policies import REGISTRY, PolicySet
+from pinochle_sim.runs.simulate import engine_inputs, play_hands
+from tests.engines.auction.helpers import PRESETS as FOUR_SEAT
+from tests.oracles.reference import ref_check_play
+
+# Late enough to keep the test quick (a full-deal solve is slow); four worlds keep ties rare.
+FAST = ["play.worlds=4", "play.from_trick=8"]
+HEAD = {**{name: p.head for name, p in FOUR_SEAT.items()}, "three-hand": "always"}
+
+
+def pimc(*params: str) -> PolicySet:
+    return PolicySet.from_options(play="pimc", params=[*FAST, *params])
+
+
+@functools.cache
+def records(rules: str, hands: int = 6) -> list[dict]:
+    return [hand_record(41, h, rules, pimc()) for h in range(hands)]
+
+
+@pytest.mark.parametrize("rules", ["partnership", "joedog", "three-hand"])
+def test_every_card_is_legal_under_the_rules_oracle(rules: str) -> None:
+    played = 0
+    for rec in records(rules):
+        if rec["conceded"]:
+            continue
+        tricks = [t["cards"] for t in rec["tricks"]]
+        winners = ref_check_play(rec["hands"], rec["bidder"], tricks, rec["trump"], HEAD[rules])
+        assert winners == [t["winner"] for t in rec["tricks"]]
+        played += 1
+    assert played >= 3
+
+
+@pytest.mark.parametrize("rules", ["partnership", "three-hand"])
+def test_records_do_not_depend_on_threads_or_chunks(rules: str) -> None:
+    one = play_hands(seed=9, count=12, rules=rules, policies=pimc(), threads_=1, chunk=12)
+    two = play_hands(seed=9, count=12, rules=rules, policies=pimc(), threads_=2, chunk=5)
+    assert one.keys() == two.keys()
+    for k in one:
+        assert np.array_equal(one[k], two[k]), k
+    again = play_hands(seed=9, start=7, count=5, rules=rules, policies=pimc(), threads_=1)
+    for k in ("hand", "team_tricks_0", "score_0") if rules != "three-hand" else ("hand", "score_0"):
+        assert np.array_equal(again[k], one[k][7:12]), k
+
+
+def test_it_plays_differently_from_counting_only_from_its_trick_on() -> None:
+    """Before ``from_trick`` it is ``counting``; from there it searches (and differs)."""
+    counting = PolicySet.from_options(play="counting")
+    differs_late = 0
+    for h in range(6):
+        a = hand_record(41, h, "partnership", counting)
+        b = records("partnership")[h]
+        if a["conceded"]:
+            continue
+        first_diff = next(
+            (i for i, (x, y) in enumerate(zip(a["tricks"], b["tricks"], strict=True)) if x != y),
+            None,
+        )
+        if first_diff is not None:
+            assert first_diff >= 7  # trick 8 (index 7) is the first it plays by sampling
+            differs_late += 1
+    assert differs_late >= 1
+
+
+def test_worlds_and_from_trick_are_range_checked() -> None:
+    info = REGISTRY["play"]["pimc"]
+    assert (info.params["worlds"].lo, info.params["from_trick"].lo) == (1, 1)
+    assert info.params["from_trick"].hi == 16
+    with pytest.raises(ValueError, match=r"play.worlds = 0 is out of range: pimc worlds takes 1"):
+        PolicySet.from_options(play="pimc", params=["play.worlds=0"])
+    with pytest.raises(ValueError, match="out of range"):
+        PolicySet.from_options(play="pimc", params=[f"play.worlds={info.params['worlds'].hi + 1}"])
+    with pytest.raises(ValueError, match="out of range"):
+        PolicySet.from_options(play="pimc", params=["play.from_trick=17"])
+    with pytest.raises(ValueError, match="only games with an auction"):
+        engine_inputs("two-hand", PolicySet(play="pimc"))
+
+
+def _one_line_error(args: list[str], *messages: str) -> None:
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code != 0
+    assert "Traceback" not in res.output
+    errors = [line for line in res.output.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1, res.output
+    for m in messages:
+        assert m in errors[0], errors[0]
+
+
+@pytest.mark.parametrize(
+    ("param", "rules", "messages"),
+    [
+        ("play.worlds=0", "partnership", ["out of range", "1..1,000", "deals"]),
+        ("play.worlds=5000", "partnership", ["out of range"]),
+        ("play.from_trick=0", "partnership", ["out of range", "1..16"]),
+        (None, "two-hand", ["only games with an auction"]),
+    ],
+)
+def test_cli_errors_are_one_line(param, rules, messages, tmp_path) -> None:
+    params = ["--param", param] if param else []
+    run = ["run", "--hands", "10", "--out", str(tmp_path / "r"), "--play-policy", "pimc"]
+    _one_line_error([*run, "--rules", rules, *params], *messages)
+    spec = "play=pimc" + (f",{param}" if param else "")
+    compare = ["compare", spec, "play=counting", "--hands", "10", "--out", str(tmp_path / "c")]
+    _one_line_error([*compare, "--rules", rules], *messages)
