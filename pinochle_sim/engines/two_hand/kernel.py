@@ -71,12 +71,13 @@ from pinochle_sim.engines.two_hand.table import (
     CS_LEVEL,
     CS_OWN,
     CS_SIZE,
-    CS_TAB,
     IN_STOCK,
     PLAYED,
     dix_card,
+    exchange_dix,
     lay,
     play_copy,
+    show_dix,
 )
 from pinochle_sim.policies.bid import count_aces
 from pinochle_sim.policies.bundle import PolicyBundle
@@ -244,14 +245,11 @@ def _meld_turn(
         if show:
             laid += ca[CA_DIX]
             st[X_SIDE + XS_DIX + p] += 1
-            cs[CS_LEVEL + 4 * d + CLASS_SEQUENCE] = ca[CA_DIX]
-            cs[CS_TAB + d] = 1
+            show_dix(cs, p, d, ca[CA_DIX])
             swapped = exchange and up_available
             if swapped:
                 u = st[up_slot]
-                cs[CS_OWN + u] = p
-                cs[CS_OWN + d] = IN_STOCK
-                cs[CS_TAB + d] = 0
+                exchange_dix(cs, p, d, u)
                 st[up_slot] = d
                 st[X_HANDS + p] = add_card(remove_card(st[X_HANDS + p], d >> 1), u >> 1)
             if tracing:

@@ -41,6 +41,7 @@ from pinochle_sim.engines.two_hand.table import (
     CA_NEED,
     CA_STRIDE,
     CA_VALUE,
+    CS_FACES,
     absent,
     shortfall,
     usable,
@@ -74,16 +75,31 @@ def meld_outlook(
     best_v = 0
     now = 0
     near = 0
+    on_table = cs[CS_FACES + p]
+    one, two = hand & 0xFFFFFF, hand >> 24
     for i in range(ca[base + CA_COUNT]):
         o = base + CA_FIRST + CA_FIELDS * i
         cls, value, need = ca[o + CA_CLASS], ca[o + CA_VALUE], ca[o + CA_NEED]
-        if absent(hand, need) > 1:  # cheap test first: most melds lack several cards
+        short = absent(hand, need)
+        if short > 1:  # cheap test first: most melds lack several cards
+            continue
+        faces = need & 0xFFFFFF
+        if (faces & on_table) == 0:
+            # Every copy held is concealed (table.shortfall): losing a held face breaks the
+            # meld unless it is held twice and the meld needs one copy.
+            breaks = faces & one & ((need >> 24) | ~two)
+            if short == 0:
+                now |= breaks
+                if best_i < 0:
+                    best_i, best_v = i, value  # candidates are sorted by value, highest first
+            else:
+                near |= breaks
             continue
         short = shortfall(cs, p, hand, need, cls, value)
         if short > 1:
             continue
         if short == 0 and best_i < 0:
-            best_i, best_v = i, value  # candidates are sorted by value, highest first
+            best_i, best_v = i, value
         m = need & 0xFFFFFF
         while m:
             f = lowest_bit_index(m)
@@ -207,26 +223,27 @@ def greedy_dix(pp: np.ndarray, up_face: int, rs: np.ndarray) -> tuple[bool, bool
 
 
 @jit
-def _keep(f: int, trump: int, points: int, now: int, near: int, pp: np.ndarray) -> int:
-    """Keep value of face ``f`` times 8, plus its rank as a tie-break (lower rank = cheaper)."""
+def _keep(f: int, trump: int, points: int, now: int, near: int, costs: tuple) -> int:
+    """Keep value of face ``f`` times 8, plus its rank as a tie-break (lower rank = cheaper);
+    ``costs`` = (trump_cost, meld_cost, near_cost), read once per decision."""
     v = face_points(points, f)
     if f // 6 == trump:
-        v += pp[PP_STOCK_PARAMS + STOCK_TRUMP_COST]
+        v += costs[0]
     if (now >> f) & 1:
-        v += pp[PP_STOCK_PARAMS + STOCK_MELD_COST]
+        v += costs[1]
     elif (near >> f) & 1:
-        v += pp[PP_STOCK_PARAMS + STOCK_NEAR_COST]
+        v += costs[2]
     return 8 * v + f % 6
 
 
 @jit
-def _cheapest(mask: int, trump: int, points: int, now: int, near: int, pp: np.ndarray) -> int:
+def _cheapest(mask: int, trump: int, points: int, now: int, near: int, costs: tuple) -> int:
     best, best_key = -1, BIG
     m = mask
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        k = _keep(f, trump, points, now, near, pp)
+        k = _keep(f, trump, points, now, near, costs)
         if k < best_key:
             best, best_key = f, k
     return best
@@ -273,6 +290,8 @@ def standard_stock(
     """``standard``: keep values, win tricks worth points or the right to meld."""
     held = hand & 0xFFFFFF
     _, value, now, near = meld_outlook(cs, ca, p, hand, trump)
+    b = PP_STOCK_PARAMS
+    costs = (pp[b + STOCK_TRUMP_COST], pp[b + STOCK_MELD_COST], pp[b + STOCK_NEAR_COST])
     if has_dix:
         value += dix_value
         now |= 1 << (6 * trump)  # keep the unshown 9 of trump until it is shown
@@ -289,15 +308,15 @@ def standard_stock(
                 m &= m - 1
                 if (higher_in_suit(f) & unseen) == 0 and ((now >> f) & 1) == 0:
                     return f
-        return _cheapest(held, trump, points, now, near, pp)
+        return _cheapest(held, trump, points, now, near, costs)
     winners = held & beaters(led, trump)
-    lose = _cheapest(held, trump, points, now, near, pp)
+    lose = _cheapest(held, trump, points, now, near, costs)
     if winners == 0:
         return lose
-    win = _cheapest(winners, trump, points, now, near, pp)
+    win = _cheapest(winners, trump, points, now, near, costs)
     trick = face_points(points, led)
-    keep_win = _keep(win, trump, points, now, near, pp) // 8
-    keep_lose = _keep(lose, trump, points, now, near, pp) // 8
+    keep_win = _keep(win, trump, points, now, near, costs) // 8
+    keep_lose = _keep(lose, trump, points, now, near, costs) // 8
     value_win = trick + face_points(points, win) + meld_gain - keep_win
     value_lose = -trick - face_points(points, lose) - keep_lose
     return win if value_win >= value_lose else lose

@@ -16,7 +16,11 @@ shuffled deck (seat 0's cards, seat 1's, the up-card, then the stock in draw ord
 * ``cs[CS_OWN + id]``: owner seat 0/1, :data:`IN_STOCK` (stock or face-up card) or :data:`PLAYED`;
 * ``cs[CS_TAB + id]``: 1 while the card lies on the table in a meld;
 * ``cs[CS_LEVEL + 4 * id + k]``: the highest value of a class-``k`` meld (k = 1, 2, 3) the card
-  has served (0 = none).
+  has served (0 = none);
+* ``cs[CS_FACES + seat]``: the faces (bit per face) of which ``seat`` has a copy on the table,
+  kept by every function here that moves a card on or off the table. A meld none of whose faces
+  is among them is judged from the packed hand alone (every copy the seat holds is concealed),
+  the common case, without reading the per-card state.
 
 **Candidate melds** (int64 array ``ca``, built from the meld table by :func:`candidate_array`):
 for each trump suit ``t`` a block at ``t * CA_STRIDE``: the number of candidates, then per
@@ -44,7 +48,8 @@ PLAYED = 3
 CS_OWN = 0
 CS_TAB = 48
 CS_LEVEL = 96
-CS_SIZE = CS_LEVEL + 4 * 48
+CS_FACES = CS_LEVEL + 4 * 48
+CS_SIZE = CS_FACES + 2
 
 MAX_CANDIDATES = 20
 CA_COUNT = 0
@@ -178,7 +183,9 @@ def shortfall(cs: np.ndarray, p: int, hand: int, need: int, cls: int, value: int
     meld whose cards are all present but none concealed counts as one short (a concealed card
     must be added). Beyond 1 the count is a lower bound (cards not held at all)."""
     lacking = absent(hand, need)
-    if lacking > 1:
+    if lacking > 1 or (need & cs[CS_FACES + p]) == 0:
+        # Without a table copy among its faces, every copy held is concealed and usable: the
+        # shortfall is the absent count (and a complete meld has concealed cards).
         return lacking
     missing = 0
     hidden = 0
@@ -239,6 +246,7 @@ def lay(cs: np.ndarray, p: int, need: int, cls: int, value: int) -> tuple[int, i
         m &= m - 1
         cs[CS_TAB + i] = 1
         cs[CS_LEVEL + 4 * i + cls] = value
+        cs[CS_FACES + p] |= 1 << (i >> 1)
     return used, from_table
 
 
@@ -266,7 +274,40 @@ def play_copy(cs: np.ndarray, p: int, f: int) -> tuple[int, bool]:
     on_table = cs[CS_TAB + i] != 0
     cs[CS_OWN + i] = PLAYED
     cs[CS_TAB + i] = 0
+    if on_table:
+        _sync_face(cs, f)
     return i, on_table
+
+
+@jit
+def _sync_face(cs: np.ndarray, f: int) -> None:
+    """Recompute both seats' ``CS_FACES`` bit of face ``f`` from its two copies."""
+    bit = 1 << f
+    cs[CS_FACES] &= ~bit
+    cs[CS_FACES + 1] &= ~bit
+    for c in range(2):
+        i = 2 * f + c
+        owner = cs[CS_OWN + i]
+        if cs[CS_TAB + i] != 0 and owner < 2:
+            cs[CS_FACES + owner] |= bit
+
+
+@jit
+def show_dix(cs: np.ndarray, p: int, d: int, value: int) -> None:
+    """``p`` shows its 9 of trump ``d`` (card id) for ``value``: it lies on the table and can
+    never be shown again."""
+    cs[CS_LEVEL + 4 * d + CLASS_SEQUENCE] = value
+    cs[CS_TAB + d] = 1
+    cs[CS_FACES + p] |= 1 << (d >> 1)
+
+
+@jit
+def exchange_dix(cs: np.ndarray, p: int, d: int, u: int) -> None:
+    """``p`` exchanges the shown dix ``d`` for the face-up card ``u`` (card ids)."""
+    cs[CS_OWN + u] = p
+    cs[CS_OWN + d] = IN_STOCK
+    cs[CS_TAB + d] = 0
+    _sync_face(cs, d >> 1)
 
 
 @jit
