@@ -64,6 +64,27 @@ from pinochle_sim.policies.slots import (
 BIG = 1 << 40
 
 
+@jit(inline="always")
+def _params(pp: np.ndarray, seat: int, b: int) -> tuple:
+    return (
+        pp[seat, b], pp[seat, b + 1], pp[seat, b + 2], pp[seat, b + 3],
+        pp[seat, b + 4], pp[seat, b + 5], pp[seat, b + 6], pp[seat, b + 7],
+    )  # fmt: skip
+
+
+@jit(inline="always")
+def meld_params(pp: np.ndarray, seat: int) -> tuple:
+    """The 8 ``meld`` policy parameters of ``seat`` (``q`` of the meld hooks), read once per
+    deal: a row view of ``pp`` per call would cost two atomic reference counts."""
+    return _params(pp, seat, PP_MELD_PARAMS)
+
+
+@jit(inline="always")
+def stock_params(pp: np.ndarray, seat: int) -> tuple:
+    """The 8 ``stock`` policy parameters of ``seat`` (``q`` of the stock hook)."""
+    return _params(pp, seat, PP_STOCK_PARAMS)
+
+
 @jit
 def meld_outlook(
     cs: np.ndarray, ca: np.ndarray, p: int, hand: int, trump: int
@@ -123,7 +144,7 @@ def _layable(cs: np.ndarray, ca: np.ndarray, p: int, hand: int, o: int) -> bool:
 def random_meld(
     cs: np.ndarray,
     ca: np.ndarray,
-    pp: np.ndarray,
+    q: tuple,
     p: int,
     hand: int,
     trump: int,
@@ -151,7 +172,7 @@ def random_meld(
 def greedy_meld(
     cs: np.ndarray,
     ca: np.ndarray,
-    pp: np.ndarray,
+    q: tuple,
     p: int,
     hand: int,
     trump: int,
@@ -168,8 +189,8 @@ def greedy_meld(
         if absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o):
             best = i
             break
-    build = pp[PP_MELD_PARAMS + MELD_BUILD_UP] != 0
-    if best < 0 or not build or tricks_left < pp[PP_MELD_PARAMS + MELD_BUILD_UP_MIN]:
+    build = q[MELD_BUILD_UP] != 0
+    if best < 0 or not build or tricks_left < q[MELD_BUILD_UP_MIN]:
         return best
     ob = base + CA_FIRST + CA_FIELDS * best
     for i in range(best + 1, n):  # the largest smaller meld of the same class inside it
@@ -211,15 +232,15 @@ def _still_layable_after(cs: np.ndarray, ca: np.ndarray, p: int, big: int, small
 
 
 @jit
-def random_dix(pp: np.ndarray, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
+def random_dix(q: tuple, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
     """``random``: show the dix with probability 1/2, exchange with probability 1/2."""
     return below(rs, 2) == 1, below(rs, 2) == 1
 
 
 @jit
-def greedy_dix(pp: np.ndarray, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
+def greedy_dix(q: tuple, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
     """``greedy``: always show; exchange for a face-up trump above the 9 (``exchange``)."""
-    return True, pp[PP_MELD_PARAMS + MELD_EXCHANGE] != 0 and up_face % 6 > 0
+    return True, q[MELD_EXCHANGE] != 0 and up_face % 6 > 0
 
 
 @jit
@@ -253,7 +274,7 @@ def _cheapest(mask: int, trump: int, points: int, now: int, near: int, costs: tu
 def random_stock(
     cs: np.ndarray,
     ca: np.ndarray,
-    pp: np.ndarray,
+    q: tuple,
     p: int,
     hand: int,
     led: int,
@@ -276,7 +297,7 @@ def random_stock(
 def standard_stock(
     cs: np.ndarray,
     ca: np.ndarray,
-    pp: np.ndarray,
+    q: tuple,
     p: int,
     hand: int,
     led: int,
@@ -290,13 +311,12 @@ def standard_stock(
     """``standard``: keep values, win tricks worth points or the right to meld."""
     held = hand & 0xFFFFFF
     _, value, now, near = meld_outlook(cs, ca, p, hand, trump)
-    b = PP_STOCK_PARAMS
-    costs = (pp[b + STOCK_TRUMP_COST], pp[b + STOCK_MELD_COST], pp[b + STOCK_NEAR_COST])
+    costs = (q[STOCK_TRUMP_COST], q[STOCK_MELD_COST], q[STOCK_NEAR_COST])
     if has_dix:
         value += dix_value
         now |= 1 << (6 * trump)  # keep the unshown 9 of trump until it is shown
-    wanted = value >= pp[PP_STOCK_PARAMS + STOCK_WIN_MELD] and value > 0
-    meld_gain = value * pp[PP_STOCK_PARAMS + STOCK_MELD_WEIGHT] // 100 if wanted else 0
+    wanted = value >= q[STOCK_WIN_MELD] and value > 0
+    meld_gain = value * q[STOCK_MELD_WEIGHT] // 100 if wanted else 0
     if led < 0:
         if wanted:
             gone = (played >> 24) | (played & held)  # both copies accounted for
@@ -329,17 +349,18 @@ def standard_stock(
 
 @policy_hook("meld", "choose", {"greedy": greedy_meld, "random": random_meld})
 def choose_meld(
-    bundle: PolicyBundle, policy: int, cs: np.ndarray, ca: np.ndarray, pp: np.ndarray, p: int,
+    bundle: PolicyBundle, policy: int, cs: np.ndarray, ca: np.ndarray, q: tuple, p: int,
     hand: int, trump: int, tricks_left: int, rs: np.ndarray,
 ) -> int:  # fmt: skip
     """Candidate index of the meld ``p`` (holding ``hand``) lays down now (-1 = none), with
-    ``tricks_left`` stock tricks still to come."""
+    ``tricks_left`` stock tricks still to come; ``q``: the seat's meld parameters
+    (:func:`meld_params`)."""
     raise TypeError("a policy hook is called from jitted code only")
 
 
 @policy_hook("meld", "dix", {"greedy": greedy_dix, "random": random_dix})
 def choose_dix(
-    bundle: PolicyBundle, policy: int, pp: np.ndarray, up_face: int, rs: np.ndarray
+    bundle: PolicyBundle, policy: int, q: tuple, up_face: int, rs: np.ndarray
 ) -> tuple[bool, bool]:
     """(show the dix held?, exchange it for the face-up card?) for a winner holding one."""
     raise TypeError("a policy hook is called from jitted code only")
@@ -347,10 +368,11 @@ def choose_dix(
 
 @policy_hook("stock", "play", {"standard": standard_stock, "random": random_stock})
 def stock_play(
-    bundle: PolicyBundle, policy: int, cs: np.ndarray, ca: np.ndarray, pp: np.ndarray, p: int,
+    bundle: PolicyBundle, policy: int, cs: np.ndarray, ca: np.ndarray, q: tuple, p: int,
     hand: int, led: int, played: int, trump: int, points: int, dix_value: int, has_dix: bool,
     rs: np.ndarray,
 ) -> int:  # fmt: skip
     """The face ``p`` plays to a stock-phase trick (``led`` = the face led, -1 when leading);
-    ``played`` holds every card played so far (packed)."""
+    ``played`` holds every card played so far (packed); ``q``: the seat's stock parameters
+    (:func:`stock_params`)."""
     raise TypeError("a policy hook is called from jitted code only")
