@@ -140,6 +140,16 @@ def _layable(cs: np.ndarray, ca: np.ndarray, p: int, hand: int, o: int) -> bool:
     return shortfall(cs, p, hand, ca[o + CA_NEED], ca[o + CA_CLASS], ca[o + CA_VALUE]) == 0
 
 
+@jit(inline="always")
+def _complete(cs: np.ndarray, ca: np.ndarray, p: int, hand: int, o: int) -> bool:
+    """Whether the candidate at ``o`` can be laid now: every card held, and (when a face of it
+    lies on the table) enough of them still usable (:func:`table.shortfall`)."""
+    need = ca[o + CA_NEED]
+    if absent(hand, need) != 0:
+        return False
+    return (need & cs[CS_FACES + p]) == 0 or _layable(cs, ca, p, hand, o)
+
+
 @jit
 def random_meld(
     cs: np.ndarray,
@@ -157,11 +167,11 @@ def random_meld(
     k = 0
     for i in range(n):
         o = base + CA_FIRST + CA_FIELDS * i
-        k += absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o)
+        k += _complete(cs, ca, p, hand, o)
     pick = below(rs, k + 1)
     for i in range(n):
         o = base + CA_FIRST + CA_FIELDS * i
-        if absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o):
+        if _complete(cs, ca, p, hand, o):
             if pick == 0:
                 return i
             pick -= 1
@@ -186,7 +196,7 @@ def greedy_meld(
     best = -1
     for i in range(n):
         o = base + CA_FIRST + CA_FIELDS * i
-        if absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o):
+        if _complete(cs, ca, p, hand, o):
             best = i
             break
     build = q[MELD_BUILD_UP] != 0
