@@ -186,7 +186,7 @@ class CompileTime:
         text += what.get(self.state, self.state)
         if self.state != "compiled":
             text += f" in {self.seconds:.2f} s"
-        if self.state != "cold" and self.last_cold is not None:
+        if self.state == "cached" and self.last_cold is not None:
             text += f"; last cold compile on this machine {self.last_cold:.1f} s"
         return text
 
