@@ -101,7 +101,7 @@ def _check(cs: np.ndarray, trump: int) -> None:
 
 
 def _random_state(rng: random.Random) -> np.ndarray:
-    """Both seats hold meld-rich random cards (kings, queens, jacks, trumps often twice)."""
+    """30 of the 48 cards split at random between the seats, the rest in the stock."""
     cs = np.zeros(CS_SIZE, dtype=np.int64)
     cs[CS_OWN : CS_OWN + 48] = IN_STOCK
     for i in rng.sample(range(48), 30):
