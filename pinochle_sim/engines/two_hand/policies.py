@@ -42,7 +42,12 @@ from pinochle_sim.engines.two_hand.table import (
     CA_STRIDE,
     CA_VALUE,
     CS_FACES,
+    TM_ONE,
+    TM_SERVED,
+    TM_STRIDE,
+    TM_TWO,
     absent,
+    concealed_faces,
     shortfall,
     usable,
 )
@@ -96,7 +101,10 @@ def meld_outlook(
     best_v = 0
     now = 0
     near = 0
-    on_table = cs[CS_FACES + p]
+    at = CS_FACES + TM_STRIDE * p
+    on_table = cs[at + TM_ONE]
+    served = (0, cs[at + TM_SERVED + 1], cs[at + TM_SERVED + 2], cs[at + TM_SERVED + 3])
+    hidden = concealed_faces(hand, on_table, cs[at + TM_TWO])
     one, two = hand & 0xFFFFFF, hand >> 24
     for i in range(ca[base + CA_COUNT]):
         o = base + CA_FIRST + CA_FIELDS * i
@@ -105,9 +113,12 @@ def meld_outlook(
         if short > 1:  # cheap test first: most melds lack several cards
             continue
         faces = need & 0xFFFFFF
-        if (faces & on_table) == 0:
-            # Every copy held is concealed (table.shortfall): losing a held face breaks the
-            # meld unless it is held twice and the meld needs one copy.
+        if (faces & on_table) == 0 or (faces & served[cls]) == 0:
+            # Every copy held is usable (table.shortfall): losing a held face breaks the meld
+            # unless it is held twice and the meld needs one copy; a complete meld with no
+            # concealed card is one card short.
+            if short == 0 and (faces & hidden) == 0:
+                short = 1
             breaks = faces & one & ((need >> 24) | ~two)
             if short == 0:
                 now |= breaks
@@ -147,7 +158,7 @@ def _complete(cs: np.ndarray, ca: np.ndarray, p: int, hand: int, o: int) -> bool
     need = ca[o + CA_NEED]
     if absent(hand, need) != 0:
         return False
-    return (need & cs[CS_FACES + p]) == 0 or _layable(cs, ca, p, hand, o)
+    return (need & cs[CS_FACES + TM_STRIDE * p + TM_ONE]) == 0 or _layable(cs, ca, p, hand, o)
 
 
 @jit

@@ -1,5 +1,6 @@
-"""The per-seat table-face masks (``CS_FACES``) that let two-hand judge most melds from the
-packed hand alone (issue 13), checked against the per-card state they summarise.
+"""The per-seat table masks (``CS_FACES``: faces on the table, twice, having served each class)
+that let two-hand judge most melds from the packed hand alone (issue 13), checked against the
+per-card state they summarise.
 
 Random table states are built by laying, playing, showing and exchanging cards through the
 kernels' own functions; after every step the masks must equal what the per-card state says, and
@@ -25,6 +26,10 @@ from pinochle_sim.engines.two_hand.table import (
     CS_SIZE,
     CS_TAB,
     IN_STOCK,
+    TM_ONE,
+    TM_SERVED,
+    TM_STRIDE,
+    TM_TWO,
     candidate_array,
     candidates,
     exchange_dix,
@@ -43,12 +48,19 @@ def _hand(cs: np.ndarray, seat: int) -> int:
     return C.encode_faces([i >> 1 for i in range(48) if cs[CS_OWN + i] == seat])
 
 
-def _faces_on_table(cs: np.ndarray, seat: int) -> int:
-    mask = 0
+def _table_masks(cs: np.ndarray, seat: int) -> list[int]:
+    """The seat's table masks from the per-card state: faces with a copy on the table, with
+    both, then with a table copy that has served a class-1, 2, 3 meld."""
+    masks = [0] * TM_STRIDE
     for i in range(48):
         if cs[CS_OWN + i] == seat and cs[CS_TAB + i] != 0:
-            mask |= 1 << (i >> 1)
-    return mask
+            bit = 1 << (i >> 1)
+            masks[TM_TWO] |= bit if masks[TM_ONE] & bit else 0
+            masks[TM_ONE] |= bit
+            for k in (1, 2, 3):
+                if cs[CS_LEVEL + 4 * i + k] > 0:
+                    masks[TM_SERVED + k] |= bit
+    return masks
 
 
 def _ref_shortfall(cs: np.ndarray, seat: int, need: int, cls: int, value: int) -> int:
@@ -91,7 +103,8 @@ def _ref_outlook(cs: np.ndarray, seat: int, trump: int) -> tuple[int, int, int, 
 
 def _check(cs: np.ndarray, trump: int) -> None:
     for seat in range(2):
-        assert cs[CS_FACES + seat] == _faces_on_table(cs, seat)
+        at = CS_FACES + TM_STRIDE * seat
+        assert list(cs[at : at + TM_STRIDE]) == _table_masks(cs, seat)
         hand = _hand(cs, seat)
         for cls, value, need, _name in candidates(TWO.meld, trump):
             want = _ref_shortfall(cs, seat, need, cls, value)
@@ -138,3 +151,22 @@ def test_table_faces_follow_every_move_and_the_fast_paths_agree(seed):
             if stock and rng.random() < 0.5:
                 exchange_dix(cs, seat, d, rng.choice(stock))
         _check(cs, trump)
+
+
+def test_a_meld_whose_cards_all_lie_on_the_table_for_another_class_is_one_short():
+    """Kings and queens around laid (class 3): the spade marriage (class 1) has every card
+    usable, but none concealed, so it is one card short; both fast paths must say so."""
+    cs = np.zeros(CS_SIZE, dtype=np.int64)
+    cs[CS_OWN : CS_OWN + 48] = IN_STOCK
+    for card in ["KS", "KH", "KD", "KC", "QS", "QH", "QD", "QC"]:
+        cs[CS_OWN + 2 * C.parse_card(card)] = 0
+    trump = C.H
+    rows = {name: (cls, value, need) for cls, value, need, name in candidates(TWO.meld, trump)}
+    for around in (10, 11):  # kings around, queens around (name ids)
+        cls, value, need = rows[around]
+        lay(cs, 0, need, cls, value)
+    marriage = next(r for r in candidates(TWO.meld, trump) if r[3] == 6 and r[2] & (1 << 3))
+    cls, value, need, _name = marriage
+    assert _ref_shortfall(cs, 0, need, cls, value) == 1
+    assert shortfall(cs, 0, _hand(cs, 0), need, cls, value) == 1
+    _check(cs, trump)
