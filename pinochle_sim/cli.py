@@ -1108,46 +1108,68 @@ def _games_line(path: str) -> str:
 @click.option(
     "--hands",
     "hands_text",
-    default="2e6",
+    default="2e5",
     show_default=True,
     metavar="N",
-    help="Hands per stage measurement.",
+    help="Most hands per timed batch (the output buffer's size; batches last about 0.3 s).",
 )
-@click.option("--no-end-to-end", is_flag=True, help="Skip the fresh-process 1e6-hand runs.")
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="Short batches, no solver times (unless --solver-deals), no end-to-end runs (~15 s).",
+)
+@click.option("--no-end-to-end", is_flag=True, help="Skip the fresh-process runs.")
 @click.option(
     "--solver-deals",
     type=click.IntRange(0, 100_000),
-    default=200,
-    show_default=True,
-    help="Full deals per preset for the double-dummy solver's times (0: skip them).",
+    default=None,
+    help="Full deals per preset for the double-dummy solver's times (0: skip them) "
+    "[default: 200, 0 with --quick].",
 )
 @click.option("--solver-only", is_flag=True, help="Only the double-dummy solver's times.")
 @_user_errors
-def bench(hands_text: str, no_end_to_end: bool, solver_deals: int, solver_only: bool) -> None:
-    """Print hands per second per stage on 1 and 2 threads, end-to-end run times, and the
-    double-dummy solver's time per full deal of each preset (one thread: median, p95, max,
-    nodes).
+def bench(
+    hands_text: str, quick: bool, no_end_to_end: bool, solver_deals: int | None, solver_only: bool
+) -> None:
+    """Print, a line at a time as each is measured: each engine's first-call (compile or cache
+    load) time, hands per second per stage on 1 and 2 threads, the double-dummy solver's time
+    per full deal of each preset (one thread: median, p95, max, nodes), end-to-end run times in
+    fresh processes (warm cache; empty cache, then the first run of each other engine), and the
+    peak memory.
 
     \b
     Examples:
-      pinochle-sim bench
+      pinochle-sim bench --quick
+      pinochle-sim bench --no-end-to-end --hands 1e6
       pinochle-sim bench --solver-only --solver-deals 50
     """
+    t0 = time.perf_counter()
     n = parse_count(hands_text)
+    effort = bench_stages.QUICK if quick else bench_stages.Effort()
+    effort = dataclasses.replace(effort, max_hands=min(n, effort.max_hands) if quick else n)
+    if solver_deals is None:
+        solver_deals = 0 if quick else 200
+    if not solver_only:
+        bench_stages.check_stage_memory(effort)
     click.echo(f"machine: {bench_stages.machine()}")
     if not solver_only:
-        for stage, k, rate in bench_stages.stage_rates(n):
+        for c in bench_stages.compile_times():
+            click.echo(c.line())
+        for stage, k, rate in bench_stages.iter_stage_rates(effort):
             click.echo(f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s")
     if solver_deals:
         for preset in PRESETS:
             click.echo(bench_stages.solver_times(preset, solver_deals).line())
-    if not no_end_to_end and not solver_only:
-        runs = [("partnership", False), ("partnership", True)]
-        runs += [("three-hand", False), ("two-hand", False)]
-        for rules, cold in runs:
-            secs = bench_stages.end_to_end(1_000_000, cold=cold, rules=rules)
-            label = "cold compile cache" if cold else "warm compile cache"
-            click.echo(f"end-to-end run --hands 1e6 --rules {rules:<12} {label:<18} {secs:8.2f} s")
+    if not (no_end_to_end or solver_only or quick):
+        secs = bench_stages.end_to_end(1_000_000)
+        click.echo(f"{'run --hands 1e6 --rules partnership, warm compile cache':<62} {secs:6.2f} s")
+        for what, secs in bench_stages.cold_runs():
+            click.echo(f"{what:<62} {secs:6.2f} s")
+    me, kids = bench_stages.peak_memory_mb()
+    click.echo(
+        f"peak memory {me:,.0f} MB (largest run process {kids:,.0f} MB); "
+        f"bench took {time.perf_counter() - t0:.1f} s"
+    )
 
 
 @main.command()

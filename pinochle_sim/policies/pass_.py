@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinochle_sim.core.bits import popcount
+from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import below
 from pinochle_sim.core.tricks import SUIT_MASK, add_card, remove_card, suit_len
@@ -26,8 +26,6 @@ from pinochle_sim.policies.slots import (
     STD_KEEP_TRUMP,
 )
 from pinochle_sim.rules.meld import meld_loss
-
-_GIVE_RANK_PRIORITY = np.array([0, 1, 2, 30, 40, 60], dtype=np.int64)  # 9 J Q K 10 A
 
 
 @jit
@@ -41,21 +39,31 @@ def _nth_card(hand: int, n: int) -> int:
     return -1
 
 
+RANK_ROW = 0x041041
+"""Faces of rank 0 (the 9) of the four suits: ``RANK_ROW << r`` is rank ``r``'s four faces."""
+
+
+@jit
+def _give_next(hand: int, trump: int) -> int:
+    """The card ``standard`` passes next: the highest trump, else an ace, ten, king, queen,
+    jack, 9 in that order, the lowest suit first among equal ranks."""
+    held = hand & 0xFFFFFF
+    trumps = held & SUIT_MASK[trump]
+    if trumps:
+        return highest_bit_index(trumps)
+    for r in range(5, -1, -1):
+        row = held & (RANK_ROW << r)
+        if row:
+            return lowest_bit_index(row)
+    return -1
+
+
 @jit
 def _partner_gives(hand: int, k: int, trump: int, standard: bool, rs: np.ndarray) -> int:
     """Packed set of ``k`` cards the partner passes to the bidder (``standard`` or random)."""
     given = 0
     for _ in range(k):
-        if standard:
-            best, best_key = -1, -1
-            for f in range(24):
-                if (hand >> f) & 1:
-                    key = _GIVE_RANK_PRIORITY[f % 6] + (100 + f % 6 if f // 6 == trump else 0)
-                    if key > best_key:
-                        best, best_key = f, key
-            f = best
-        else:
-            f = _nth_card(hand, below(rs, popcount(hand)))
+        f = _give_next(hand, trump) if standard else _nth_card(hand, below(rs, popcount(hand)))
         hand = remove_card(hand, f)
         given = add_card(given, f)
     return given
@@ -80,16 +88,18 @@ def _shed_cards(
             non_trump = hand & 0xFFFFFF & ~SUIT_MASK[trump]
             pool = non_trump if (keep_trump and non_trump) else hand & 0xFFFFFF
             best, best_key = -1, 1 << 60
-            for f in range(24):
-                if (pool >> f) & 1:
-                    s = f // 6
-                    r = f % 6
-                    # A side-suit 9 or 10 is in no meld (dix and runs are trump only).
-                    free = s != trump and (r == 0 or r == 4)
-                    loss = 0 if free else meld_loss(hand, f, trump, ma)
-                    key = loss * 4096 + (s == trump) * 2048 + suit_len(hand, s) * 64 + (5 - r)
-                    if key < best_key:
-                        best, best_key = f, key
+            m = pool
+            while m:  # faces in ascending order, as the tie-break expects
+                f = lowest_bit_index(m)
+                m &= m - 1
+                s = f // 6
+                r = f % 6
+                # A side-suit 9 or 10 is in no meld (dix and runs are trump only).
+                free = s != trump and (r == 0 or r == 4)
+                loss = 0 if free else meld_loss(hand, f, trump, ma)
+                key = loss * 4096 + (s == trump) * 2048 + suit_len(hand, s) * 64 + (5 - r)
+                if key < best_key:
+                    best, best_key = f, key
             f = best
         else:
             f = _nth_card(hand, below(rs, popcount(hand)))

@@ -1,12 +1,15 @@
-"""Benchmarks: hands per second per stage, an end-to-end run in a fresh process, and the
-double-dummy solver's time per full deal.
+"""Benchmarks: each engine's first-call (compile) time, hands per second per stage, end-to-end
+runs in fresh processes (warm and empty compile cache), and the double-dummy solver's time per
+full deal.
 
-``pinochle-sim bench`` / ``make bench``. Speed lives here, never in unit tests.
+``pinochle-sim bench`` / ``make bench``. Speed lives here, never in unit tests. Every stage is
+timed on batches sized to last a fraction of a second (:class:`Effort`) in one reused buffer, so
+the whole bench takes about a minute and stays well under 1 GB; results come as iterators so the
+CLI prints each line as it is measured.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 import platform
@@ -15,18 +18,25 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 from numba import prange
 
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on Windows
+    resource = None
+
 from pinochle_sim.core.deal import _deal
 from pinochle_sim.core.jit import pjit
+from pinochle_sim.engines import EngineInputs
 from pinochle_sim.rules import resolve_rules
 from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.rules.meld import _meld
+from pinochle_sim.runs import warmup
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.simulate import check_memory, engine_inputs, play_hands_array
 from pinochle_sim.runs.solve import trick_play
@@ -65,85 +75,197 @@ def _bench_deal_meld(seed: int, n: int, chunk: int, ma: np.ndarray, sink: np.nda
         sink[c] = acc
 
 
-def _full(inputs, buf: np.ndarray, m: int) -> None:
-    play_hands_array(inputs, 0, 0, m, out=buf[:, :m])
+STAGES = (
+    "deal",
+    "deal + meld (4 seats x 4 trumps)",
+    "full hands, default policies",
+    "full hands, three-hand",
+    "full deals, two-hand",
+)
+"""The stages :func:`iter_stage_rates` times, in order."""
 
 
-def _rate(fn: Callable[[int], None], n: int, repeat: int = 3) -> float:
-    fn(min(n, 10_000))  # compile / warm up
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn(n)
-        best = min(best, time.perf_counter() - t)
-    return n / best
+@dataclass(frozen=True)
+class Effort:
+    """How hard a benchmark tries: each stage is timed on batches that take about ``batch_s``
+    seconds (at most ``max_hands`` hands, the buffer's size), best of ``repeat``."""
+
+    max_hands: int = 200_000
+    batch_s: float = 0.3
+    repeat: int = 3
 
 
-def stage_rates(
-    n: int = 2_000_000, thread_counts: tuple[int, ...] = (1, 2), rules: str = "partnership"
-) -> list[tuple[str, int, float]]:
-    """[(stage, threads, hands/s)] for deal, deal + 16 melds, full hands (of ``rules``, then
-    three-hand and two-hand)."""
-    inputs = engine_inputs(rules)
-    widths = [engine_inputs(r).layout.ncol for r in (rules, "three-hand", "two-hand")]
-    check_memory(8 * n * sum(widths), f"benchmark buffers for {n:,} hands", "pass fewer --hands")
+QUICK = Effort(max_hands=100_000, batch_s=0.08, repeat=2)
+"""``bench --quick``: about a tenth of a second per measurement."""
+
+
+def _timed(fn: Callable[[int], None], m: int) -> float:
+    t = time.perf_counter()
+    fn(m)
+    return time.perf_counter() - t
+
+
+def _rate(fn: Callable[[int], None], effort: Effort, chunk: int = 4096) -> float:
+    """Hands per second of ``fn(m)`` (``m`` hands), on batches sized from a first short one."""
+    probe = min(effort.max_hands, chunk)
+    first = _timed(fn, probe)
+    m = int(probe * effort.batch_s / max(first, 1e-6))
+    m = max(probe, min(effort.max_hands, m // chunk * chunk))
+    return m / min(_timed(fn, m) for _ in range(effort.repeat))
+
+
+def _stage_inputs(rules: str) -> dict[str, EngineInputs]:
+    others = {"full hands, three-hand": "three-hand", "full deals, two-hand": "two-hand"}
+    inputs = {"full hands, default policies": engine_inputs(rules)}
+    return inputs | {label: engine_inputs(r) for label, r in others.items()}
+
+
+def check_stage_memory(effort: Effort, rules: str = "partnership") -> int:
+    """Refuse (ValueError) an output buffer of ``effort.max_hands`` hands that does not fit in
+    the free memory; returns its width (columns)."""
+    width = max(i.layout.ncol for i in _stage_inputs(rules).values())
+    n = effort.max_hands
+    check_memory(8 * n * width, f"benchmark buffers for {n:,} hands", "pass fewer --hands")
+    return width
+
+
+def iter_stage_rates(
+    effort: Effort = Effort(), thread_counts: tuple[int, ...] = (1, 2), rules: str = "partnership"
+) -> Iterator[tuple[str, int, float]]:
+    """(stage, threads, hands/s) of each of :data:`STAGES` (full hands of ``rules``, then
+    three-hand and two-hand), yielded as each is measured. The kernels must be compiled or
+    cached already (:func:`compile_times`): a first call that compiles would count.
+
+    Memory: one reused output buffer of ``effort.max_hands`` hands (8 bytes a column)."""
+    inputs = _stage_inputs(rules)
+    width = check_stage_memory(effort, rules)
+    n = effort.max_hands
     chunk = 4096
+    flat = np.empty(width * n, dtype=np.int64)
     sink = np.zeros((n + chunk - 1) // chunk, dtype=np.int64)
+    ma = inputs["full hands, default policies"].ma
+
+    def full(stage: str) -> Callable[[int], None]:
+        engine = inputs[stage]
+        ncol = engine.layout.ncol
+        return lambda m: play_hands_array(engine, 0, 0, m, out=flat[: ncol * m].reshape(ncol, m))
+
     stages: dict[str, Callable[[int], None]] = {
-        "deal": lambda m: _bench_deal(0, m, chunk, sink),
-        "deal + meld (4 seats x 4 trumps)": lambda m: _bench_deal_meld(
-            0, m, chunk, inputs.ma, sink
-        ),
+        STAGES[0]: lambda m: _bench_deal(0, m, chunk, sink),
+        STAGES[1]: lambda m: _bench_deal_meld(0, m, chunk, ma, sink),
     }
-    out = np.empty((inputs.layout.ncol, n), dtype=np.int64)
-    stages["full hands, default policies"] = lambda m: play_hands_array(
-        inputs, 0, 0, m, out=out[:, :m]
-    )
-    for other, label in (
-        ("three-hand", "full hands, three-hand"),
-        ("two-hand", "full deals, two-hand"),
-    ):
-        other_inputs = engine_inputs(other)
-        buf = np.empty((other_inputs.layout.ncol, n), dtype=np.int64)
-        stages[label] = functools.partial(_full, other_inputs, buf)
-    rows = []
+    stages |= {stage: full(stage) for stage in STAGES[2:]}
     for name, fn in stages.items():
         for k in thread_counts:
             if k > numba.config.NUMBA_NUM_THREADS:
                 continue
             with threads(k):
-                rows.append((name, k, _rate(fn, n)))
-    return rows
+                yield name, k, _rate(fn, effort)
 
 
-def end_to_end(hands: int = 1_000_000, cold: bool = False, rules: str = "partnership") -> float:
-    """Wall seconds of ``pinochle-sim run --hands N --rules R`` in a fresh process (cold: empty
-    compile cache)."""
+@dataclass(frozen=True)
+class CompileTime:
+    """What the first call of an engine's batch kernel cost in this process."""
+
+    engine: str
+    rules: str
+    state: str
+    """``cold`` (compiled now), ``cached`` (loaded from disk), ``compiled`` (already in this
+    process) or ``unknown``."""
+    seconds: float
+    last_cold: float | None
+    """The last cold compile of this kernel on this machine (the compile record), if any."""
+
+    def line(self) -> str:
+        what = {
+            "cold": "compiled (cold cache)",
+            "cached": "loaded from the compile cache",
+            "compiled": "already compiled in this process (same kernels as above)",
+        }
+        text = f"first call, {self.rules:<12} ({self.engine} engine): "
+        text += what.get(self.state, self.state)
+        if self.state != "compiled":
+            text += f" in {self.seconds:.2f} s"
+        if self.state == "cached" and self.last_cold is not None:
+            text += f"; last cold compile on this machine {self.last_cold:.1f} s"
+        return text
+
+
+def compile_times(rules: str = "partnership") -> list[CompileTime]:
+    """Compile or load each engine's batch kernel (``rules``, then three-hand and two-hand, as
+    :func:`iter_stage_rates` uses them), timing each first call, plus the bench's own kernels."""
+    out = []
+    for r in (rules, "three-hand", "two-hand"):
+        inputs = engine_inputs(r)
+        args = warmup.kernel_args(inputs, "play_chunk")
+        state = warmup.kernel_state(inputs.engine.play_chunk, args)
+        seconds = warmup.warm_up(inputs, "play_chunk")
+        last = warmup.last_compile(inputs, "play_chunk")
+        out.append(CompileTime(inputs.engine.name, r, state, seconds, last))
+    ma = engine_inputs(rules).ma
+    sink = np.zeros(1, dtype=np.int64)
+    _bench_deal(0, 1, 1, sink)
+    _bench_deal_meld(0, 1, 1, ma, sink)
+    return out
+
+
+def peak_memory_mb() -> tuple[float, float]:
+    """(peak resident memory of this process, of its largest finished child) in MB."""
+    if resource is None:  # pragma: no cover
+        return float("nan"), float("nan")
+    kb = 1024.0 if sys.platform != "darwin" else 1024.0 * 1024.0  # ru_maxrss units
+    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / kb
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / kb
+    return me, kids
+
+
+def _run_cmd(hands: int, rules: str, out: str) -> list[str]:
+    return [sys.executable, "-m", "pinochle_sim", "run", "--hands", str(hands), "--quiet",
+            "--rules", rules, "--out", out]  # fmt: skip
+
+
+def end_to_end(
+    hands: int = 1_000_000,
+    cold: bool = False,
+    rules: str = "partnership",
+    cache_dir: str | None = None,
+) -> float:
+    """Wall seconds of ``pinochle-sim run --hands N --rules R`` in a fresh process. Warm: after
+    a 1,000-hand run has compiled or loaded everything the run path needs. Cold: with the
+    compile cache ``cache_dir`` (default: a new, empty one), so a first run compiles."""
     tmp = tempfile.mkdtemp(prefix="pinochle-bench-")
     env = dict(os.environ)
     if cold:
-        env["NUMBA_CACHE_DIR"] = os.path.join(tmp, "numba-cache")
-    cmd = [
-        sys.executable,
-        "-m",
-        "pinochle_sim",
-        "run",
-        "--hands",
-        str(hands),
-        "--quiet",
-        "--rules",
-        rules,
-        "--out",
-        os.path.join(tmp, "run"),
-    ]
+        env["NUMBA_CACHE_DIR"] = cache_dir or os.path.join(tmp, "numba-cache")
     try:
         if not cold:  # make sure the cache is warm
-            subprocess.run(
-                cmd[:-1] + [os.path.join(tmp, "warm")], env=env, check=True, capture_output=True
-            )
+            warm = _run_cmd(1000, rules, os.path.join(tmp, "warm"))
+            subprocess.run(warm, env=env, check=True, capture_output=True)
         t = time.perf_counter()
-        subprocess.run(cmd, env=env, check=True, capture_output=True)
+        subprocess.run(
+            _run_cmd(hands, rules, os.path.join(tmp, "run")), env=env, check=True,
+            capture_output=True,
+        )  # fmt: skip
         return time.perf_counter() - t
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def cold_runs(
+    hands: int = 1_000_000, first_hands: int = 100_000, rules: str = "partnership"
+) -> Iterator[tuple[str, float]]:
+    """(what, wall seconds) of a first ``run --hands N`` from an empty compile cache, then the
+    first run of each other engine's preset in that same cache (what it adds to compile: the
+    three-hand preset shares the auction kernels), yielded as each finishes."""
+    tmp = tempfile.mkdtemp(prefix="pinochle-bench-cache-")
+    try:
+        yield (
+            f"run --hands {hands:.0e} --rules {rules}, empty compile cache",
+            end_to_end(hands, cold=True, rules=rules, cache_dir=tmp),
+        )
+        for other in ("three-hand", "two-hand"):
+            secs = end_to_end(first_hands, cold=True, rules=other, cache_dir=tmp)
+            yield f"first run --hands {first_hands:.0e} --rules {other} after it", secs
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -103,6 +103,12 @@ def _records() -> dict[str, float]:
     return {k: float(v) for k, v in doc.items() if isinstance(v, int | float)}
 
 
+def last_compile(inputs: EngineInputs, entry: str) -> float | None:
+    """Seconds the last cold compile of ``entry`` of this engine took on this machine (None
+    when none is on record)."""
+    return _records().get(f"{inputs.engine.name}.{entry}")
+
+
 def compile_estimate(inputs: EngineInputs, entry: str) -> float:
     """Seconds a cold compile of ``entry`` of this engine should take on this machine."""
     key = f"{inputs.engine.name}.{entry}"

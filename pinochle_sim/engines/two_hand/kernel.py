@@ -58,7 +58,13 @@ from pinochle_sim.engines.two_hand.layout import (
     D_UP,
     D_WINNER,
 )
-from pinochle_sim.engines.two_hand.policies import choose_dix, choose_meld, stock_play
+from pinochle_sim.engines.two_hand.policies import (
+    choose_dix,
+    choose_meld,
+    meld_params,
+    stock_params,
+    stock_play,
+)
 from pinochle_sim.engines.two_hand.table import (
     CA_CLASS,
     CA_DIX,
@@ -71,12 +77,13 @@ from pinochle_sim.engines.two_hand.table import (
     CS_LEVEL,
     CS_OWN,
     CS_SIZE,
-    CS_TAB,
     IN_STOCK,
     PLAYED,
     dix_card,
+    exchange_dix,
     lay,
     play_copy,
+    show_dix,
 )
 from pinochle_sim.policies.bid import count_aces
 from pinochle_sim.policies.bundle import PolicyBundle
@@ -211,19 +218,18 @@ def _meld_turn(
     n_stock: int,
     trump: int,
     ca: np.ndarray,
-    pp: np.ndarray,
+    policy: int,
+    q: tuple,
+    cs: np.ndarray,
     st: np.ndarray,
     rs: np.ndarray,
     trace: np.ndarray,
     tracing: bool,
 ) -> tuple[int, bool]:
-    """The winner ``p`` of stock trick ``t`` melds (policy's choice); returns (the points laid,
-    whether it exchanged the dix for the face-up card)."""
-    cs = st[X_CS : X_CS + CS_SIZE]
+    """The winner ``p`` of stock trick ``t`` melds (its meld policy ``policy`` with parameters
+    ``q``); returns (the points laid, whether it exchanged the dix for the face-up card)."""
     laid = 0
-    i = choose_meld(
-        bundle, pp[p, PP_MELD], cs, ca, pp[p], p, st[X_HANDS + p], trump, n_stock - 1 - t, rs
-    )
+    i = choose_meld(bundle, policy, cs, ca, q, p, st[X_HANDS + p], trump, n_stock - 1 - t, rs)
     base = TT_TRICKS + t * TW
     if i >= 0:
         o = trump * CA_STRIDE + CA_FIRST + CA_FIELDS * i
@@ -241,18 +247,15 @@ def _meld_turn(
         up_slot = X_DRAW + 2 * n_stock - 1
         # After an exchange the face-up card is a 9, no longer the turned-up trump card.
         up_available = st[up_slot] == up
-        show, exchange = choose_dix(bundle, pp[p, PP_MELD], pp[p], st[up_slot] >> 1, rs)
+        show, exchange = choose_dix(bundle, policy, q, st[up_slot] >> 1, rs)
         if show:
             laid += ca[CA_DIX]
             st[X_SIDE + XS_DIX + p] += 1
-            cs[CS_LEVEL + 4 * d + CLASS_SEQUENCE] = ca[CA_DIX]
-            cs[CS_TAB + d] = 1
+            show_dix(cs, p, d, ca[CA_DIX])
             swapped = exchange and up_available
             if swapped:
                 u = st[up_slot]
-                cs[CS_OWN + u] = p
-                cs[CS_OWN + d] = IN_STOCK
-                cs[CS_TAB + d] = 0
+                exchange_dix(cs, p, d, u)
                 st[up_slot] = d
                 st[X_HANDS + p] = add_card(remove_card(st[X_HANDS + p], d >> 1), u >> 1)
             if tracing:
@@ -284,6 +287,11 @@ def _stock_phase(
     packed = pack_points(ra[RA_POINTS : RA_POINTS + 6])
     dix_value = ca[CA_DIX]
     cs = st[X_CS : X_CS + CS_SIZE]
+    # Each seat's policies and parameters, read once per deal (scalars and tuples, no views).
+    stock0, stock1 = pp[0, PP_STOCK], pp[1, PP_STOCK]
+    meld0, meld1 = pp[0, PP_MELD], pp[1, PP_MELD]
+    sq0, sq1 = stock_params(pp, 0), stock_params(pp, 1)
+    mq0, mq1 = meld_params(pp, 0), meld_params(pp, 1)
     played = 0
     leader = 1 - dealer
     exchanged = -1
@@ -296,10 +304,10 @@ def _stock_phase(
             has_dix = dix_value > 0 and dix_card(cs, seat, trump) >= 0
             f = stock_play(
                 bundle,
-                pp[seat, PP_STOCK],
+                stock0 if seat == 0 else stock1,
                 cs,
                 ca,
-                pp[seat],
+                sq0 if seat == 0 else sq1,
                 seat,
                 hand,
                 led,
@@ -338,8 +346,9 @@ def _stock_phase(
             trace[base + TW_MELD] = -1
             trace[base + TW_DIX] = -1
         laid, swapped = _meld_turn(
-            bundle, winner, t, up, n_stock, trump, ca, pp, st, rm, trace, tracing
-        )
+            bundle, winner, t, up, n_stock, trump, ca, meld0 if winner == 0 else meld1,
+            mq0 if winner == 0 else mq1, cs, st, rm, trace, tracing,
+        )  # fmt: skip
         if swapped:
             exchanged = winner
         st[X_SIDE + XS_MELD + winner] += laid

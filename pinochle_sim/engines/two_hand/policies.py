@@ -41,7 +41,13 @@ from pinochle_sim.engines.two_hand.table import (
     CA_NEED,
     CA_STRIDE,
     CA_VALUE,
+    CS_FACES,
+    TM_ONE,
+    TM_SERVED,
+    TM_STRIDE,
+    TM_TWO,
     absent,
+    concealed_faces,
     shortfall,
     usable,
 )
@@ -63,6 +69,27 @@ from pinochle_sim.policies.slots import (
 BIG = 1 << 40
 
 
+@jit(inline="always")
+def _params(pp: np.ndarray, seat: int, b: int) -> tuple:
+    return (
+        pp[seat, b], pp[seat, b + 1], pp[seat, b + 2], pp[seat, b + 3],
+        pp[seat, b + 4], pp[seat, b + 5], pp[seat, b + 6], pp[seat, b + 7],
+    )  # fmt: skip
+
+
+@jit(inline="always")
+def meld_params(pp: np.ndarray, seat: int) -> tuple:
+    """The 8 ``meld`` policy parameters of ``seat`` (``q`` of the meld hooks), read once per
+    deal: a row view of ``pp`` per call would cost two atomic reference counts."""
+    return _params(pp, seat, PP_MELD_PARAMS)
+
+
+@jit(inline="always")
+def stock_params(pp: np.ndarray, seat: int) -> tuple:
+    """The 8 ``stock`` policy parameters of ``seat`` (``q`` of the stock hook)."""
+    return _params(pp, seat, PP_STOCK_PARAMS)
+
+
 @jit
 def meld_outlook(
     cs: np.ndarray, ca: np.ndarray, p: int, hand: int, trump: int
@@ -74,16 +101,37 @@ def meld_outlook(
     best_v = 0
     now = 0
     near = 0
+    at = CS_FACES + TM_STRIDE * p
+    on_table = cs[at + TM_ONE]
+    served = (0, cs[at + TM_SERVED + 1], cs[at + TM_SERVED + 2], cs[at + TM_SERVED + 3])
+    hidden = concealed_faces(hand, on_table, cs[at + TM_TWO])
+    one, two = hand & 0xFFFFFF, hand >> 24
     for i in range(ca[base + CA_COUNT]):
         o = base + CA_FIRST + CA_FIELDS * i
         cls, value, need = ca[o + CA_CLASS], ca[o + CA_VALUE], ca[o + CA_NEED]
-        if absent(hand, need) > 1:  # cheap test first: most melds lack several cards
+        short = absent(hand, need)
+        if short > 1:  # cheap test first: most melds lack several cards
+            continue
+        faces = need & 0xFFFFFF
+        if (faces & on_table) == 0 or (faces & served[cls]) == 0:
+            # Every copy held is usable (table.shortfall): losing a held face breaks the meld
+            # unless it is held twice and the meld needs one copy; a complete meld with no
+            # concealed card is one card short.
+            if short == 0 and (faces & hidden) == 0:
+                short = 1
+            breaks = faces & one & ((need >> 24) | ~two)
+            if short == 0:
+                now |= breaks
+                if best_i < 0:
+                    best_i, best_v = i, value  # candidates are sorted by value, highest first
+            else:
+                near |= breaks
             continue
         short = shortfall(cs, p, hand, need, cls, value)
         if short > 1:
             continue
         if short == 0 and best_i < 0:
-            best_i, best_v = i, value  # candidates are sorted by value, highest first
+            best_i, best_v = i, value
         m = need & 0xFFFFFF
         while m:
             f = lowest_bit_index(m)
@@ -103,11 +151,21 @@ def _layable(cs: np.ndarray, ca: np.ndarray, p: int, hand: int, o: int) -> bool:
     return shortfall(cs, p, hand, ca[o + CA_NEED], ca[o + CA_CLASS], ca[o + CA_VALUE]) == 0
 
 
+@jit(inline="always")
+def _complete(cs: np.ndarray, ca: np.ndarray, p: int, hand: int, o: int) -> bool:
+    """Whether the candidate at ``o`` can be laid now: every card held, and (when a face of it
+    lies on the table) enough of them still usable (:func:`table.shortfall`)."""
+    need = ca[o + CA_NEED]
+    if absent(hand, need) != 0:
+        return False
+    return (need & cs[CS_FACES + TM_STRIDE * p + TM_ONE]) == 0 or _layable(cs, ca, p, hand, o)
+
+
 @jit
 def random_meld(
     cs: np.ndarray,
     ca: np.ndarray,
-    pp: np.ndarray,
+    q: tuple,
     p: int,
     hand: int,
     trump: int,
@@ -120,11 +178,11 @@ def random_meld(
     k = 0
     for i in range(n):
         o = base + CA_FIRST + CA_FIELDS * i
-        k += absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o)
+        k += _complete(cs, ca, p, hand, o)
     pick = below(rs, k + 1)
     for i in range(n):
         o = base + CA_FIRST + CA_FIELDS * i
-        if absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o):
+        if _complete(cs, ca, p, hand, o):
             if pick == 0:
                 return i
             pick -= 1
@@ -135,7 +193,7 @@ def random_meld(
 def greedy_meld(
     cs: np.ndarray,
     ca: np.ndarray,
-    pp: np.ndarray,
+    q: tuple,
     p: int,
     hand: int,
     trump: int,
@@ -149,11 +207,11 @@ def greedy_meld(
     best = -1
     for i in range(n):
         o = base + CA_FIRST + CA_FIELDS * i
-        if absent(hand, ca[o + CA_NEED]) == 0 and _layable(cs, ca, p, hand, o):
+        if _complete(cs, ca, p, hand, o):
             best = i
             break
-    build = pp[PP_MELD_PARAMS + MELD_BUILD_UP] != 0
-    if best < 0 or not build or tricks_left < pp[PP_MELD_PARAMS + MELD_BUILD_UP_MIN]:
+    build = q[MELD_BUILD_UP] != 0
+    if best < 0 or not build or tricks_left < q[MELD_BUILD_UP_MIN]:
         return best
     ob = base + CA_FIRST + CA_FIELDS * best
     for i in range(best + 1, n):  # the largest smaller meld of the same class inside it
@@ -195,38 +253,39 @@ def _still_layable_after(cs: np.ndarray, ca: np.ndarray, p: int, big: int, small
 
 
 @jit
-def random_dix(pp: np.ndarray, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
+def random_dix(q: tuple, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
     """``random``: show the dix with probability 1/2, exchange with probability 1/2."""
     return below(rs, 2) == 1, below(rs, 2) == 1
 
 
 @jit
-def greedy_dix(pp: np.ndarray, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
+def greedy_dix(q: tuple, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
     """``greedy``: always show; exchange for a face-up trump above the 9 (``exchange``)."""
-    return True, pp[PP_MELD_PARAMS + MELD_EXCHANGE] != 0 and up_face % 6 > 0
+    return True, q[MELD_EXCHANGE] != 0 and up_face % 6 > 0
 
 
 @jit
-def _keep(f: int, trump: int, points: int, now: int, near: int, pp: np.ndarray) -> int:
-    """Keep value of face ``f`` times 8, plus its rank as a tie-break (lower rank = cheaper)."""
+def _keep(f: int, trump: int, points: int, now: int, near: int, costs: tuple) -> int:
+    """Keep value of face ``f`` times 8, plus its rank as a tie-break (lower rank = cheaper);
+    ``costs`` = (trump_cost, meld_cost, near_cost), read once per decision."""
     v = face_points(points, f)
     if f // 6 == trump:
-        v += pp[PP_STOCK_PARAMS + STOCK_TRUMP_COST]
+        v += costs[0]
     if (now >> f) & 1:
-        v += pp[PP_STOCK_PARAMS + STOCK_MELD_COST]
+        v += costs[1]
     elif (near >> f) & 1:
-        v += pp[PP_STOCK_PARAMS + STOCK_NEAR_COST]
+        v += costs[2]
     return 8 * v + f % 6
 
 
 @jit
-def _cheapest(mask: int, trump: int, points: int, now: int, near: int, pp: np.ndarray) -> int:
+def _cheapest(mask: int, trump: int, points: int, now: int, near: int, costs: tuple) -> int:
     best, best_key = -1, BIG
     m = mask
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        k = _keep(f, trump, points, now, near, pp)
+        k = _keep(f, trump, points, now, near, costs)
         if k < best_key:
             best, best_key = f, k
     return best
@@ -236,7 +295,7 @@ def _cheapest(mask: int, trump: int, points: int, now: int, near: int, pp: np.nd
 def random_stock(
     cs: np.ndarray,
     ca: np.ndarray,
-    pp: np.ndarray,
+    q: tuple,
     p: int,
     hand: int,
     led: int,
@@ -259,7 +318,7 @@ def random_stock(
 def standard_stock(
     cs: np.ndarray,
     ca: np.ndarray,
-    pp: np.ndarray,
+    q: tuple,
     p: int,
     hand: int,
     led: int,
@@ -273,11 +332,12 @@ def standard_stock(
     """``standard``: keep values, win tricks worth points or the right to meld."""
     held = hand & 0xFFFFFF
     _, value, now, near = meld_outlook(cs, ca, p, hand, trump)
+    costs = (q[STOCK_TRUMP_COST], q[STOCK_MELD_COST], q[STOCK_NEAR_COST])
     if has_dix:
         value += dix_value
         now |= 1 << (6 * trump)  # keep the unshown 9 of trump until it is shown
-    wanted = value >= pp[PP_STOCK_PARAMS + STOCK_WIN_MELD] and value > 0
-    meld_gain = value * pp[PP_STOCK_PARAMS + STOCK_MELD_WEIGHT] // 100 if wanted else 0
+    wanted = value >= q[STOCK_WIN_MELD] and value > 0
+    meld_gain = value * q[STOCK_MELD_WEIGHT] // 100 if wanted else 0
     if led < 0:
         if wanted:
             gone = (played >> 24) | (played & held)  # both copies accounted for
@@ -289,15 +349,15 @@ def standard_stock(
                 m &= m - 1
                 if (higher_in_suit(f) & unseen) == 0 and ((now >> f) & 1) == 0:
                     return f
-        return _cheapest(held, trump, points, now, near, pp)
+        return _cheapest(held, trump, points, now, near, costs)
     winners = held & beaters(led, trump)
-    lose = _cheapest(held, trump, points, now, near, pp)
+    lose = _cheapest(held, trump, points, now, near, costs)
     if winners == 0:
         return lose
-    win = _cheapest(winners, trump, points, now, near, pp)
+    win = _cheapest(winners, trump, points, now, near, costs)
     trick = face_points(points, led)
-    keep_win = _keep(win, trump, points, now, near, pp) // 8
-    keep_lose = _keep(lose, trump, points, now, near, pp) // 8
+    keep_win = _keep(win, trump, points, now, near, costs) // 8
+    keep_lose = _keep(lose, trump, points, now, near, costs) // 8
     value_win = trick + face_points(points, win) + meld_gain - keep_win
     value_lose = -trick - face_points(points, lose) - keep_lose
     return win if value_win >= value_lose else lose
@@ -310,17 +370,18 @@ def standard_stock(
 
 @policy_hook("meld", "choose", {"greedy": greedy_meld, "random": random_meld})
 def choose_meld(
-    bundle: PolicyBundle, policy: int, cs: np.ndarray, ca: np.ndarray, pp: np.ndarray, p: int,
+    bundle: PolicyBundle, policy: int, cs: np.ndarray, ca: np.ndarray, q: tuple, p: int,
     hand: int, trump: int, tricks_left: int, rs: np.ndarray,
 ) -> int:  # fmt: skip
     """Candidate index of the meld ``p`` (holding ``hand``) lays down now (-1 = none), with
-    ``tricks_left`` stock tricks still to come."""
+    ``tricks_left`` stock tricks still to come; ``q``: the seat's meld parameters
+    (:func:`meld_params`)."""
     raise TypeError("a policy hook is called from jitted code only")
 
 
 @policy_hook("meld", "dix", {"greedy": greedy_dix, "random": random_dix})
 def choose_dix(
-    bundle: PolicyBundle, policy: int, pp: np.ndarray, up_face: int, rs: np.ndarray
+    bundle: PolicyBundle, policy: int, q: tuple, up_face: int, rs: np.ndarray
 ) -> tuple[bool, bool]:
     """(show the dix held?, exchange it for the face-up card?) for a winner holding one."""
     raise TypeError("a policy hook is called from jitted code only")
@@ -328,10 +389,11 @@ def choose_dix(
 
 @policy_hook("stock", "play", {"standard": standard_stock, "random": random_stock})
 def stock_play(
-    bundle: PolicyBundle, policy: int, cs: np.ndarray, ca: np.ndarray, pp: np.ndarray, p: int,
+    bundle: PolicyBundle, policy: int, cs: np.ndarray, ca: np.ndarray, q: tuple, p: int,
     hand: int, led: int, played: int, trump: int, points: int, dix_value: int, has_dix: bool,
     rs: np.ndarray,
 ) -> int:  # fmt: skip
     """The face ``p`` plays to a stock-phase trick (``led`` = the face led, -1 when leading);
-    ``played`` holds every card played so far (packed)."""
+    ``played`` holds every card played so far (packed); ``q``: the seat's stock parameters
+    (:func:`stock_params`)."""
     raise TypeError("a policy hook is called from jitted code only")

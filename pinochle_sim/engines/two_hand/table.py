@@ -16,7 +16,13 @@ shuffled deck (seat 0's cards, seat 1's, the up-card, then the stock in draw ord
 * ``cs[CS_OWN + id]``: owner seat 0/1, :data:`IN_STOCK` (stock or face-up card) or :data:`PLAYED`;
 * ``cs[CS_TAB + id]``: 1 while the card lies on the table in a meld;
 * ``cs[CS_LEVEL + 4 * id + k]``: the highest value of a class-``k`` meld (k = 1, 2, 3) the card
-  has served (0 = none).
+  has served (0 = none);
+* ``cs[CS_FACES + TM_STRIDE * seat + j]``: masks over faces (bit per face) of ``seat``'s table
+  cards, kept by every function here that moves a card on or off the table: ``j = TM_ONE``
+  faces with a copy on the table, ``TM_TWO`` with both, ``TM_SERVED + k`` with a table copy that
+  has served a class-``k`` meld. A meld none of whose faces lies on the table, or none of whose
+  table faces has served its class, is judged from the packed hand and these masks alone, the
+  common cases, without reading the per-card state.
 
 **Candidate melds** (int64 array ``ca``, built from the meld table by :func:`candidate_array`):
 for each trump suit ``t`` a block at ``t * CA_STRIDE``: the number of candidates, then per
@@ -44,7 +50,12 @@ PLAYED = 3
 CS_OWN = 0
 CS_TAB = 48
 CS_LEVEL = 96
-CS_SIZE = CS_LEVEL + 4 * 48
+CS_FACES = CS_LEVEL + 4 * 48
+TM_ONE = 0
+TM_TWO = 1
+TM_SERVED = 1  # + class (1..3): slots 2, 3, 4
+TM_STRIDE = 5
+CS_SIZE = CS_FACES + 2 * TM_STRIDE
 
 MAX_CANDIDATES = 20
 CA_COUNT = 0
@@ -173,12 +184,32 @@ def absent(hand: int, need: int) -> int:
 
 
 @jit
+def concealed_faces(hand: int, one: int, two: int) -> int:
+    """Faces of which a seat holding ``hand`` (packed) has a copy off the table, given its
+    table masks ``one`` (a copy on the table) and ``two`` (both)."""
+    return ((hand >> 24) & ~two) | (hand & 0xFFFFFF & ~one)
+
+
+@jit
 def shortfall(cs: np.ndarray, p: int, hand: int, need: int, cls: int, value: int) -> int:
     """Copies ``p`` (holding ``hand``, packed) lacks to lay the meld ``need`` (packed) now; a
     meld whose cards are all present but none concealed counts as one short (a concealed card
     must be added). Beyond 1 the count is a lower bound (cards not held at all)."""
     lacking = absent(hand, need)
     if lacking > 1:
+        return lacking
+    faces = need & 0xFFFFFF
+    at = CS_FACES + TM_STRIDE * p
+    one = cs[at + TM_ONE]
+    if (faces & one) == 0:
+        # Without a table copy among its faces, every copy held is concealed and usable: the
+        # shortfall is the absent count (and a complete meld has concealed cards).
+        return lacking
+    if (faces & cs[at + TM_SERVED + cls]) == 0:
+        # Its table copies never served this class: every copy held is usable, but a complete
+        # meld still needs a concealed card.
+        if lacking == 0 and (faces & concealed_faces(hand, one, cs[at + TM_TWO])) == 0:
+            return 1
         return lacking
     missing = 0
     hidden = 0
@@ -239,6 +270,7 @@ def lay(cs: np.ndarray, p: int, need: int, cls: int, value: int) -> tuple[int, i
         m &= m - 1
         cs[CS_TAB + i] = 1
         cs[CS_LEVEL + 4 * i + cls] = value
+        _sync_face(cs, i >> 1)
     return used, from_table
 
 
@@ -266,7 +298,46 @@ def play_copy(cs: np.ndarray, p: int, f: int) -> tuple[int, bool]:
     on_table = cs[CS_TAB + i] != 0
     cs[CS_OWN + i] = PLAYED
     cs[CS_TAB + i] = 0
+    if on_table:
+        _sync_face(cs, f)
     return i, on_table
+
+
+@jit
+def _sync_face(cs: np.ndarray, f: int) -> None:
+    """Recompute both seats' table-mask bits (``CS_FACES``) of face ``f`` from its two copies."""
+    bit = 1 << f
+    for j in range(2 * TM_STRIDE):
+        cs[CS_FACES + j] &= ~bit
+    for c in range(2):
+        i = 2 * f + c
+        owner = cs[CS_OWN + i]
+        if cs[CS_TAB + i] != 0 and owner < 2:
+            at = CS_FACES + TM_STRIDE * owner
+            if cs[at + TM_ONE] & bit:
+                cs[at + TM_TWO] |= bit
+            cs[at + TM_ONE] |= bit
+            for k in range(1, 4):
+                if cs[CS_LEVEL + 4 * i + k] > 0:
+                    cs[at + TM_SERVED + k] |= bit
+
+
+@jit
+def show_dix(cs: np.ndarray, p: int, d: int, value: int) -> None:
+    """``p`` shows its 9 of trump ``d`` (card id) for ``value``: it lies on the table and can
+    never be shown again."""
+    cs[CS_LEVEL + 4 * d + CLASS_SEQUENCE] = value
+    cs[CS_TAB + d] = 1
+    _sync_face(cs, d >> 1)
+
+
+@jit
+def exchange_dix(cs: np.ndarray, p: int, d: int, u: int) -> None:
+    """``p`` exchanges the shown dix ``d`` for the face-up card ``u`` (card ids)."""
+    cs[CS_OWN + u] = p
+    cs[CS_OWN + d] = IN_STOCK
+    cs[CS_TAB + d] = 0
+    _sync_face(cs, d >> 1)
 
 
 @jit
