@@ -1018,6 +1018,20 @@ def _games_line(path: str) -> str:
     return f"games: {len(g):,}, {g['deals'].mean():.2f} deals per game; won: {wins}"
 
 
+def _progress(preset: str, every: float = 10.0) -> Callable[[int, int, float], None]:
+    """A progress callback for the solver bench: a line on stderr at most every ``every``
+    wall seconds, and at the last deal."""
+    last = [time.monotonic()]
+
+    def show(done: int, total: int, seconds: float) -> None:
+        now = time.monotonic()
+        if now - last[0] >= every or done == total:
+            last[0] = now
+            click.echo(f"  solver, {preset}: {done}/{total} deals, {seconds:.1f} s", err=True)
+
+    return show
+
+
 @main.command()
 @click.option(
     "--hands",
@@ -1054,7 +1068,9 @@ def bench(hands_text: str, no_end_to_end: bool, solver_deals: int, solver_only: 
             click.echo(f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s")
     if solver_deals:
         for preset in PRESETS:
-            click.echo(bench_stages.solver_times(preset, solver_deals).line())
+            click.echo(
+                bench_stages.solver_times(preset, solver_deals, progress=_progress(preset)).line()
+            )
     if not no_end_to_end and not solver_only:
         runs = [("partnership", False), ("partnership", True)]
         runs += [("three-hand", False), ("two-hand", False)]

@@ -181,11 +181,18 @@ class SolverBench:
 
 
 def solver_times(
-    rules: str = "partnership", deals: int = 200, seed: int = 0, table_bits: int = 21
+    rules: str = "partnership",
+    deals: int = 200,
+    seed: int = 0,
+    table_bits: int = 21,
+    progress: Callable[[int, int, float], None] | None = None,
 ) -> SolverBench:
     """Solve the trick play of ``deals`` simulated hands of ``seed`` (after the pass, the
     discard or, in two-hand, for the play-out) for the bidder's side, one thread, a fresh table
-    generation for each; CPU seconds (the kernel runs on the calling thread) and nodes."""
+    generation for each; CPU seconds (the kernel runs on the calling thread) and nodes.
+
+    ``progress(done, deals, seconds)`` is called after each deal (seconds: the solves' CPU
+    time so far), so that a caller can show that a long run is moving."""
     r = resolve_rules(rules)
     ra = rule_array(r)
     tt = new_table(table_bits)
@@ -206,4 +213,6 @@ def solver_times(
         dd_solve(h[0], h[1], h[2], h[3], p.leader, 0, p.trump, ra, mask, tt)
         secs.append(time.process_time() - t)
         nodes.append(int(tt[H_NODES]) - n0)
+        if progress is not None:
+            progress(hand + 1, deals, sum(secs))
     return SolverBench(r.name, deals, cards, tuple(secs), tuple(nodes))
