@@ -61,6 +61,9 @@ Full deals (12 cards a seat, 20 partnership deals of seed 0, 274M nodes with the
   -11%). Stepping by one unit from the guess (MTD(f)) gave 306M; with the exact value as
   the guess two tests would take 65% of the binary search's nodes, so a better guess is
   worth at most that much.
+* table replacement by work (the bit length of the nodes an entry's search took) instead of
+  tricks left: the same nodes with 2**21 buckets (partnership: the table is not full), 431M
+  -> 360M nodes for the three-hand deal of seed 0 hand 0 (15 cards a seat).
 
 Tried and dropped (no fewer nodes, or more): table entries inside the trick (after 1-3
 cards: under 1% fewer nodes, slower), the history heuristic and killer moves (16-480% more
@@ -138,7 +141,8 @@ F_NEED = F_N + 12  # points the side needs from the current trick on
 F_KEY = F_N + 13  # 5 slots at a trick boundary: the table key (3 words, tag), its bucket
 F_GAIN = F_N + 18  # points the move being tried gave the side (when it completed a trick)
 F_BEST = F_N + 19  # the best bound the moves tried so far gave
-F_WIDTH = F_N + 20
+F_START = F_N + 20  # the node count when the node was entered
+F_WIDTH = F_N + 21
 STACK = H_SIZE
 CANON = STACK + MAX_PLY * F_WIDTH
 """64 x 64 slots: ``CANON + 64 * p + x`` is the 6-bit rank set ``x`` of a suit whose
@@ -151,7 +155,8 @@ ENTRIES = UNCANON + 64 * 6
 # Table entries: E_WORDS int64 words, two entries per bucket (one 64-byte cache line).
 E_KEY = 0  # 3 words: the canonical hands c0..c3 (48 bits each) packed end to end:
 #            c0 | c1 << 48, c1 >> 16 | c2 << 32, c2 >> 32 | c3 << 16
-E_DATA = 3  # lo | hi << 16 | (best face + 1) << 32 | tricks left << 40 | tag << 45
+E_DATA = 3  # lo | hi << 16 | (best face + 1) << 32 | work << 40 | tag << 45
+#            (work: the bit length of the nodes the entry's searches took, at most 31)
 E_WORDS = 4
 BUCKET = 2 * E_WORDS
 TAG_SHIFT = 45
@@ -405,10 +410,14 @@ def _tt_find(tt: np.ndarray, ko: int) -> int:
 
 
 @jit
-def _tt_store(tt: np.ndarray, ko: int, left: int, need: int, v: int, best: int) -> None:
+def _tt_store(tt: np.ndarray, ko: int, spent: int, need: int, v: int, best: int) -> None:
     """Record what a fail-soft test for ``need`` returned for the key at ``ko``: ``value >= v``
     when ``v >= need``, else ``value <= v``; ``best`` (a canonical face, or -1) is the move that
-    decided it."""
+    decided it; ``spent`` the nodes the search took (entries that took more are kept longer)."""
+    work = 0
+    while spent > 0 and work < 31:
+        spent >>= 1
+        work += 1
     b = tt[ko + 4]
     e = _tt_find(tt, ko)
     if e >= 0:
@@ -416,11 +425,12 @@ def _tt_store(tt: np.ndarray, ko: int, left: int, need: int, v: int, best: int) 
         lo = data & BOUND_MASK
         hi = (data >> 16) & BOUND_MASK
         old_best = (data >> 32) & 0xFF
+        work = max(work, (data >> 40) & 0x1F)
     else:
-        # depth-preferred first slot, always-replace second slot
+        # first slot: the entry that took the most work stays; second slot: always replaced
         d0 = tt[b + E_DATA]
         stale = (d0 >> (TAG_SHIFT + 2)) != tt[H_GEN]
-        if stale or ((d0 >> 40) & 0x1F) <= left:
+        if stale or ((d0 >> 40) & 0x1F) <= work:
             for j in range(E_WORDS):
                 tt[b + E_WORDS + j] = tt[b + j]
             e = b
@@ -436,7 +446,7 @@ def _tt_store(tt: np.ndarray, ko: int, left: int, need: int, v: int, best: int) 
     else:
         hi = min(hi, v)
     nb = best + 1 if best >= 0 else old_best
-    tt[e + E_DATA] = lo | (hi << 16) | (nb << 32) | (left << 40) | (tt[ko + 3] << TAG_SHIFT)
+    tt[e + E_DATA] = lo | (hi << 16) | (nb << 32) | (work << 40) | (tt[ko + 3] << TAG_SHIFT)
 
 
 # --------------------------------------------------------------------------- moves
@@ -877,6 +887,7 @@ def _search(
             tt[fb + F_LEFT] = left
             tt[fb + F_REM] = rem
             tt[fb + F_NEED] = need
+            tt[fb + F_START] = nodes
             tt[fb + F_BEST] = -1 if _side(tt, seat) else NO_BOUND
             tt[fb + F_N] = _gen(tt, fb, seat, k, led, wf, ws, tbl, hint)
             tt[fb + F_I] = 0
@@ -889,7 +900,7 @@ def _search(
             if i == tt[fb + F_N]:  # every move tried, none decided: the best bound found
                 v = tt[fb + F_BEST]
                 if k == 0 and tt[fb + F_LEFT] >= TABLE_MIN_LEFT:
-                    _tt_store(tt, fb + F_KEY, tt[fb + F_LEFT], tt[fb + F_NEED], v, -1)
+                    _tt_store(tt, fb + F_KEY, nodes - tt[fb + F_START], tt[fb + F_NEED], v, -1)
                 phase = RETURN
                 continue
             tt[fb + F_I] = i + 1
@@ -951,7 +962,7 @@ def _search(
             if (v >= need) == maxing:  # a cut-off: this move decides the node
                 if tt[fb + F_K] == 0 and tt[fb + F_LEFT] >= TABLE_MIN_LEFT:
                     best = _canon_face(tt, f)
-                    _tt_store(tt, fb + F_KEY, tt[fb + F_LEFT], need, v, best)
+                    _tt_store(tt, fb + F_KEY, nodes - tt[fb + F_START], need, v, best)
                 continue
             if maxing:
                 tt[fb + F_BEST] = max(tt[fb + F_BEST], v)
