@@ -10,6 +10,7 @@ bidder alone against the other two; two-hand: one seat against the other.
 Jit-callable API (allocation-free; for policies and engines calling from their kernels)::
 
     tt = new_table()                       # Python: the caller-owned work array, reusable
+    tts = new_tables(n_threads, bits)      # Python: one work array a row, for prange loops
     v = dd_solve(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt)
     f, v = dd_best(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt)
     lo, hi = dd_bounds(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt, lo, hi, nodes)
@@ -186,6 +187,21 @@ def new_table(bits: int = 20) -> np.ndarray:
     tt[H_MASK] = (1 << bits) - 1
     tt[H_ALIGN] = (-(tt.ctypes.data + 8 * ENTRIES) // 8) % BUCKET  # a speed matter only
     return tt
+
+
+def new_tables(count: int, bits: int = 20) -> np.ndarray:
+    """``count`` work arrays as the rows of one array, for a ``prange`` loop in which each
+    thread (or each chunk of positions) solves with its own row: a work array holds the search
+    stack as well as the table, so two searches must never share one. A row of ``2**bits``
+    buckets takes ``64 * 2**bits`` bytes (2**20: 64 MB)."""
+    if count < 1:
+        raise ValueError(f"need at least one work array, got {count}")
+    one = new_table(bits)
+    out = np.zeros((count, one.size), dtype=np.int64)
+    for r in range(count):
+        out[r, :H_SIZE] = one[:H_SIZE]
+        out[r, H_ALIGN] = (-(out[r].ctypes.data + 8 * ENTRIES) // 8) % BUCKET
+    return out
 
 
 def pack_trick(faces: list[int] | tuple[int, ...]) -> int:
