@@ -171,10 +171,31 @@ class SolverBench:
         values = sorted(getattr(self, of))
         return values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))]
 
+    def median_ci(self, of: str = "seconds", level: float = 0.95) -> tuple[float, float]:
+        """A distribution-free confidence interval for the median: the order statistics
+        ``k`` and ``n + 1 - k`` (1-based), ``k`` the largest rank with a binomial(n, 1/2)
+        tail ``P(X < k)`` of at most ``(1 - level) / 2``; the whole range when n is too small
+        for the level."""
+        values = sorted(getattr(self, of))
+        n = len(values)
+        tail = (1 - level) / 2
+        k = 0
+        cum = 0.0
+        for i in range(n):
+            cum += math.comb(n, i) / 2**n
+            if cum > tail:
+                break
+            k = i + 1
+        if k == 0:
+            return values[0], values[-1]
+        return values[k - 1], values[n - k]
+
     def line(self) -> str:
+        lo, hi = self.median_ci()
         return (
             f"solver, {self.rules:<19} {self.deals} deals of {self.cards} cards a seat: "
-            f"median {self.stat(0.5):.3f} s, p95 {self.stat(0.95):.3f} s, "
+            f"median {self.stat(0.5):.3f} s (95% CI {lo:.3f}-{hi:.3f}), "
+            f"p95 {self.stat(0.95):.3f} s, "
             f"max {self.stat(1.0):.3f} s; nodes median {self.stat(0.5, 'nodes'):,.0f}, "
             f"p95 {self.stat(0.95, 'nodes'):,.0f}, max {self.stat(1.0, 'nodes'):,.0f}"
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pinochle_sim.cli import _progress
-from pinochle_sim.runs.bench import solver_times
+from pinochle_sim.runs.bench import SolverBench, solver_times
 
 
 def test_progress_is_called_after_every_deal() -> None:
@@ -31,3 +31,15 @@ def test_cli_progress_goes_to_stderr_and_is_throttled(capsys: pytest.CaptureFixt
     rarely(1, 3, 0.1)  # too soon after the start: nothing
     rarely(3, 3, 0.3)  # the last deal is always shown
     assert capsys.readouterr().err.splitlines() == ["  solver, three-hand: 3/3 deals, 0.3 s"]
+
+
+def test_median_confidence_interval_by_order_statistics() -> None:
+    # n = 20: P(X <= 5) = 0.0207 <= 0.025 < P(X <= 6) = 0.0577 for X ~ binomial(20, 1/2), so
+    # the 95% interval runs from the 6th to the 15th smallest value (coverage 95.9%)
+    b = SolverBench("x", 20, 1, tuple(float(i) for i in range(20)), tuple(range(100, 120)))
+    assert b.median_ci() == (5.0, 14.0)
+    assert b.median_ci("nodes") == (105, 114)
+    # n = 5: even the extremes cover only 1 - 2/32 = 93.75% < 95%: the whole range
+    five = SolverBench("x", 5, 1, (3.0, 1.0, 2.0, 5.0, 4.0), (1, 2, 3, 4, 5))
+    assert five.median_ci() == (1.0, 5.0)
+    assert "(95% CI 5.000-14.000)" in b.line()
