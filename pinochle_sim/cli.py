@@ -1104,6 +1104,20 @@ def _games_line(path: str) -> str:
     return f"games: {len(g):,}, {g['deals'].mean():.2f} deals per game; won: {wins}"
 
 
+def _progress(preset: str, every: float = 10.0) -> Callable[[int, int, float], None]:
+    """A progress callback for the solver bench: a line on stderr at most every ``every``
+    wall seconds, and at the last deal."""
+    last = [time.monotonic()]
+
+    def show(done: int, total: int, seconds: float) -> None:
+        now = time.monotonic()
+        if now - last[0] >= every or done == total:
+            last[0] = now
+            click.echo(f"  solver, {preset}: {done}/{total} deals, {seconds:.1f} s", err=True)
+
+    return show
+
+
 @main.command()
 @click.option(
     "--hands",
@@ -1159,7 +1173,9 @@ def bench(
             click.echo(f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s")
     if solver_deals:
         for preset in PRESETS:
-            click.echo(bench_stages.solver_times(preset, solver_deals).line())
+            click.echo(
+                bench_stages.solver_times(preset, solver_deals, progress=_progress(preset)).line()
+            )
     if not (no_end_to_end or solver_only or quick):
         secs = bench_stages.end_to_end(1_000_000)
         click.echo(f"{'run --hands 1e6 --rules partnership, warm compile cache':<62} {secs:6.2f} s")

@@ -293,24 +293,53 @@ class SolverBench:
         values = sorted(getattr(self, of))
         return values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))]
 
+    def median_ci(self, of: str = "seconds", level: float = 0.95) -> tuple[float, float]:
+        """A distribution-free confidence interval for the median: the order statistics
+        ``k`` and ``n + 1 - k`` (1-based), ``k`` the largest rank with a binomial(n, 1/2)
+        tail ``P(X < k)`` of at most ``(1 - level) / 2``; the whole range when n is too small
+        for the level."""
+        values = sorted(getattr(self, of))
+        n = len(values)
+        tail = (1 - level) / 2
+        k = 0
+        cum = 0.0
+        for i in range(n):
+            cum += math.comb(n, i) / 2**n
+            if cum > tail:
+                break
+            k = i + 1
+        if k == 0:
+            return values[0], values[-1]
+        return values[k - 1], values[n - k]
+
     def line(self) -> str:
+        lo, hi = self.median_ci()
         return (
             f"solver, {self.rules:<19} {self.deals} deals of {self.cards} cards a seat: "
-            f"median {self.stat(0.5):.3f} s, p95 {self.stat(0.95):.3f} s, "
+            f"median {self.stat(0.5):.3f} s (95% CI {lo:.3f}-{hi:.3f}), "
+            f"p95 {self.stat(0.95):.3f} s, "
             f"max {self.stat(1.0):.3f} s; nodes median {self.stat(0.5, 'nodes'):,.0f}, "
             f"p95 {self.stat(0.95, 'nodes'):,.0f}, max {self.stat(1.0, 'nodes'):,.0f}"
         )
 
 
 def solver_times(
-    rules: str = "partnership", deals: int = 200, seed: int = 0, table_bits: int = 21
+    rules: str = "partnership",
+    deals: int = 200,
+    seed: int = 0,
+    table_bits: int = 21,
+    progress: Callable[[int, int, float], None] | None = None,
 ) -> SolverBench:
     """Solve the trick play of ``deals`` simulated hands of ``seed`` (after the pass, the
     discard or, in two-hand, for the play-out) for the bidder's side, one thread, a fresh table
-    generation for each; CPU seconds (the kernel runs on the calling thread) and nodes."""
+    generation for each; CPU seconds (the kernel runs on the calling thread) and nodes.
+
+    ``progress(done, deals, seconds)`` is called after each deal (seconds: the solves' CPU
+    time so far), so that a caller can show that a long run is moving."""
     r = resolve_rules(rules)
     ra = rule_array(r)
     tt = new_table(table_bits)
+    tt[H_NODES + 1 :] += 0  # fault every page in now (~0.3 s for 128 MB), not in a timed solve
     one_card = [1 << (5 - s) if s < r.players else 0 for s in range(4)]
     dd_solve(*one_card, 0, 0, 0, ra, 1, tt)  # compile (or load) before timing
     secs, nodes = [], []
@@ -328,4 +357,6 @@ def solver_times(
         dd_solve(h[0], h[1], h[2], h[3], p.leader, 0, p.trump, ra, mask, tt)
         secs.append(time.process_time() - t)
         nodes.append(int(tt[H_NODES]) - n0)
+        if progress is not None:
+            progress(hand + 1, deals, sum(secs))
     return SolverBench(r.name, deals, cards, tuple(secs), tuple(nodes))

@@ -1,0 +1,45 @@
+"""The solver bench shows its progress: a callback after every deal, and the CLI's stderr
+lines (so a long preset run does not look hung)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pinochle_sim.cli import _progress
+from pinochle_sim.runs.bench import SolverBench, solver_times
+
+
+def test_progress_is_called_after_every_deal() -> None:
+    calls: list[tuple[int, int, float]] = []
+    b = solver_times("two-hand", deals=3, progress=lambda *a: calls.append(a))
+    assert [(done, total) for done, total, _ in calls] == [(1, 3), (2, 3), (3, 3)]
+    seconds = [s for _, _, s in calls]
+    assert seconds == sorted(seconds) and seconds[-1] == pytest.approx(sum(b.seconds))
+
+
+def test_cli_progress_goes_to_stderr_and_is_throttled(capsys: pytest.CaptureFixture[str]) -> None:
+    every_time = _progress("two-hand", every=0.0)
+    every_time(1, 2, 0.5)
+    every_time(2, 2, 1.3)
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err.splitlines() == [
+        "  solver, two-hand: 1/2 deals, 0.5 s",
+        "  solver, two-hand: 2/2 deals, 1.3 s",
+    ]
+    rarely = _progress("three-hand", every=3600.0)
+    rarely(1, 3, 0.1)  # too soon after the start: nothing
+    rarely(3, 3, 0.3)  # the last deal is always shown
+    assert capsys.readouterr().err.splitlines() == ["  solver, three-hand: 3/3 deals, 0.3 s"]
+
+
+def test_median_confidence_interval_by_order_statistics() -> None:
+    # n = 20: P(X <= 5) = 0.0207 <= 0.025 < P(X <= 6) = 0.0577 for X ~ binomial(20, 1/2), so
+    # the 95% interval runs from the 6th to the 15th smallest value (coverage 95.9%)
+    b = SolverBench("x", 20, 1, tuple(float(i) for i in range(20)), tuple(range(100, 120)))
+    assert b.median_ci() == (5.0, 14.0)
+    assert b.median_ci("nodes") == (105, 114)
+    # n = 5: even the extremes cover only 1 - 2/32 = 93.75% < 95%: the whole range
+    five = SolverBench("x", 5, 1, (3.0, 1.0, 2.0, 5.0, 4.0), (1, 2, 3, 4, 5))
+    assert five.median_ci() == (1.0, 5.0)
+    assert "(95% CI 5.000-14.000)" in b.line()
