@@ -20,7 +20,7 @@ from pinochle_sim.policies.bundle import PolicyBundle
 from pinochle_sim.policies.dispatch import CAPS_NONE, learn, play_card, play_params, reads_caps
 from pinochle_sim.policies.play import pack_points
 from pinochle_sim.policies.slots import PP_PLAY
-from pinochle_sim.policies.view import PlayView
+from pinochle_sim.policies.view import PlayView, pack_trick_rules
 from pinochle_sim.rules.arrays import (
     RA_FOLLOW,
     RA_HAND_SIZE,
@@ -72,6 +72,7 @@ def play_tricks(
     partners = ra[RA_PARTNERS] != 0
     last_bonus = ra[RA_LAST]
     points = pack_points(ra[RA_POINTS : RA_POINTS + 6])
+    rules = pack_trick_rules(ra[RA_FOLLOW], ra[RA_TRUMP], head, last_bonus)
     counting = reads_caps(bundle)
     caps = CAPS_NONE
     for t in range(n_tricks):
@@ -88,7 +89,7 @@ def play_tricks(
             view = PlayView(
                 hand, legal, played, k, winner, winner_seat, seat,
                 seat if bidder == EACH_SEAT_BIDS else bidder, trump, players, partners, points,
-                caps, led,
+                caps, led, rules,
             )  # fmt: skip
             f = play_card(bundle, pp[seat, PP_PLAY], view, play_params(pp, seat), rs)
             hands[seat] = remove_card(hand, f)

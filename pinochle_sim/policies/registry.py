@@ -16,7 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_sim.policies import bid, calibrated, concede, counting, pass_, play, slots
+from pinochle_sim.policies import (
+    bid,
+    calibrated,
+    concede,
+    counting,
+    pass_,
+    play,
+    slots,
+    solver_play,
+)
 
 
 @dataclass(frozen=True)
@@ -51,7 +60,8 @@ class PolicyInfo:
     """A registered policy: its kind, name, kernel id (stable: the id travels in the policy
     array, the name in provenance), a line of help, its parameters in the order the kernels read
     them, its kernels (one per hook of its kind, :mod:`.bundle`) and flags (``reads_caps``: it
-    reads what seats have shown, so the trick loop keeps track)."""
+    reads what seats have shown, so the trick loop keeps track; ``sees_all``: it needs every
+    card seen, so only engines whose card play is open take it)."""
 
     kind: str
     name: str
@@ -176,6 +186,15 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             ),
             {"play": counting.counting},
             frozenset({"reads_caps"}),
+        ),
+        "solver": PolicyInfo(
+            "play",
+            "solver",
+            slots.PLAY_SOLVER,
+            "two-hand play-out only: perfect play, every card being known once the stock is "
+            "gone (the double-dummy solver's best card; ties: fewest points, lowest rank)",
+            kernels={"play": solver_play.solver_play},
+            flags=frozenset({"sees_all"}),
         ),
     },
     "concede": {

@@ -34,6 +34,8 @@ from pinochle_sim.runs.dataset import (
     provenance,
     read_columns,
 )
+from pinochle_sim.runs.dd import dd_block
+from pinochle_sim.runs.dd import estimate_seconds as dd_seconds
 from pinochle_sim.runs.games import play_games_array
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.records import fields_for, to_table
@@ -48,6 +50,9 @@ from pinochle_sim.runs.simulate import (
 from pinochle_sim.runs.warmup import Notify, warm_up
 
 DEFAULT_PART_SIZE = 1 << 17
+DD_PART_SIZE = 1 << 9
+"""Hands per part of a ``--dd`` run (unless the caller sets one): a part is what an
+interruption can lose, and 512 partnership deals take minutes to solve."""
 GAMES_PART_SIZE = 1 << 14
 """Games per part file in a games run (a two-hand game is ~4 deals, a partnership one ~7)."""
 
@@ -138,6 +143,8 @@ class RunEstimate:
     free_bytes: int | None
     """Free space where the run folder goes (None if it cannot be told)."""
     threads: int
+    dd_seconds: float | None = None
+    """Time to solve the hands double dummy (``--dd`` runs), included in ``seconds``."""
 
     @property
     def fits(self) -> bool:
@@ -145,10 +152,17 @@ class RunEstimate:
 
     def text(self) -> str:
         free = "" if self.free_bytes is None else f"; {_size(self.free_bytes)} free there"
-        return (
+        k = f"{self.threads} thread{'s' * (self.threads > 1)}"
+        text = (
             f"estimated {_size(self.bytes)} on disk and about {_duration(self.seconds)} on "
-            f"{self.threads} thread{'s' * (self.threads > 1)}{free}"
+            f"{k}{free}"
         )
+        if self.dd_seconds is not None:
+            text += (
+                f"\nsolving {self.units:,} deals double dummy: about "
+                f"{_duration(self.dd_seconds)} on {k}"
+            )
+        return text
 
 
 def _size(n: float) -> str:
@@ -170,9 +184,15 @@ def _duration(s: float) -> str:
 
 
 def estimate(
-    inputs: EngineInputs, units: int, games: bool, out: str | Path, threads_: int | None = None
+    inputs: EngineInputs,
+    units: int,
+    games: bool,
+    out: str | Path,
+    threads_: int | None = None,
+    dd: bool = False,
 ) -> RunEstimate:
-    """Disk space and time ``units`` more hands (games) of these inputs should take."""
+    """Disk space and time ``units`` more hands (games) of these inputs should take (``dd``:
+    solving them double dummy included, from a measured time per deal)."""
     r = inputs.rules
     name = inputs.engine.name
     deals = 1.0
@@ -185,7 +205,18 @@ def estimate(
         width = sum(max(1, t.bit_width // 8) for _, t, _ in fields_for(r, games))
     n_threads = threads_ or numba.get_num_threads()
     per_row = THREAD_SECONDS_PER_MILLION.get(name, 20.0) / 1e6 / n_threads
-    return RunEstimate(units, rows, rows * width, rows * per_row, _free_bytes(out), n_threads)
+    solve_s = dd_seconds(inputs, units, n_threads) if dd else None
+    if dd:
+        width += 3
+    return RunEstimate(
+        units,
+        rows,
+        rows * width,
+        rows * per_row + (solve_s or 0.0),
+        _free_bytes(out),
+        n_threads,
+        solve_s,
+    )
 
 
 def _free_bytes(out: str | Path) -> int | None:
@@ -215,6 +246,7 @@ def run(
     force: bool = False,
     plan: Callable[[RunEstimate], None] | None = None,
     fixed: Fixed | None = None,
+    dd: bool = False,
 ) -> RunSummary:
     """Simulate ``hands`` hands of ``seed`` into a Parquet run folder (see :mod:`dataset`).
 
@@ -229,6 +261,10 @@ def run(
     size and time are estimated (``plan`` receives the :class:`RunEstimate`) and a run the free
     disk space cannot hold is refused unless ``force``; then the kernels are compiled or loaded
     (:func:`~pinochle_sim.runs.warmup.warm_up`, announced to ``notify``), outside the clock.
+
+    ``dd`` adds the double-dummy columns (:mod:`pinochle_sim.runs.dd`) to every record: each
+    part is solved after it is simulated, on every thread, ``progress`` told as chunks of hands
+    are solved; parts are :data:`DD_PART_SIZE` hands unless ``part_size`` says otherwise.
     """
     if hands < 1:
         raise ValueError(f"hands must be a positive whole number, got {hands}")
@@ -243,6 +279,10 @@ def run(
         raise ValueError("a games run deals every card freely: fixed cards are for hand runs")
     if games:
         part_size = min(part_size, GAMES_PART_SIZE)
+    if dd and games:
+        raise ValueError("--dd solves single hands: it cannot be combined with a games run")
+    if dd and part_size == DEFAULT_PART_SIZE:
+        part_size = DD_PART_SIZE
     settings = RunSettings(
         inputs.rules,
         inputs.policies,
@@ -254,11 +294,12 @@ def run(
         kinds=inputs.policy_kinds,
         engine_version=inputs.engine.version,
         fixed=describe_constraints(fx, inputs.rules.players) or None,
+        dd=dd,
     )
     path = out or default_out_dir(inputs.rules, seed, hands, games)
     folder = RunFolder(path, settings, resume=resume, overwrite=overwrite)  # reads only
     with threads(threads_):
-        plan_ = estimate(inputs, hands - folder.listed_done(), games, path, threads_)
+        plan_ = estimate(inputs, hands - folder.listed_done(), games, path, threads_, dd)
         if overwrite and folder.exists and plan_.free_bytes is not None:  # freed on open
             plan_ = dataclasses.replace(plan_, free_bytes=plan_.free_bytes + folder.size_bytes())
         if plan:
@@ -296,18 +337,21 @@ def run(
                 full = buffers[i % 2]
                 buf = full if count == full.shape[1] else np.empty((ncol, count), dtype=np.int64)
                 play_hands_array(inputs, seed, start, count, dealer=dealer, out=buf, fx=fx)
+            if dd:
+                solved = dd_block(inputs, seed, start, buf, dealer, fx, progress)
+                buf = np.concatenate([buf, solved])
             meta = provenance(settings, start, count, folder.created)
-            table = to_table(buf, inputs.rules, {META_KEY: json.dumps(meta).encode()}, games)
+            table = to_table(buf, inputs.rules, {META_KEY: json.dumps(meta).encode()}, games, dd)
             if pending is not None:
                 pending.result()
-                if progress:
+                if progress and not dd:
                     progress(pending_count)
             pending = pool.submit(folder.write_part, k, table)
             pending_count = count
             computed += buf.shape[1]
         if pending is not None:
             pending.result()
-            if progress:
+            if progress and not dd:
                 progress(pending_count)
     seconds = time.perf_counter() - t0
     return _summarise(path, folder, computed, seconds, compile_s)
