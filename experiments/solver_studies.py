@@ -117,7 +117,8 @@ def partnership_studies(available: bool) -> None:
     g = pd.concat(greedy, ignore_index=True)
     c = pd.concat(counting, ignore_index=True)
     n, planned = len(g), sum(h for _, h in DD_RUNS)
-    meta = meta | {"hands_read": n, "partial": n < planned, "planned": planned}
+    seeds = ", ".join(str(s) for s, _ in DD_RUNS)
+    meta = meta | {"hands_read": n, "partial": n < planned, "planned": planned, "seed": seeds}
     print(f"{n:,} solved hands", file=sys.stderr)
     studies = {
         "card_play_cost": (dd.card_play_cost, charts_dd.card_play_cost, True),

@@ -30,12 +30,14 @@ thread (the table only changes the speed: values are exact whatever its size or 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numba
 import numpy as np
 
+from pinochle_sim.core.cards import encode_hand, parse_cards
 from pinochle_sim.core.deal import no_constraints
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import add_card, remove_card
@@ -57,6 +59,7 @@ from pinochle_sim.policies import PolicySet
 from pinochle_sim.rules import Ruleset
 from pinochle_sim.rules.arrays import RA_HAND_SIZE, RA_LAST, RA_POINTS, RA_SAVE
 from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
+from pinochle_sim.runs.warmup import Notify, kernel_state
 from pinochle_sim.solver.kernel import dd_solve, new_table
 
 AUCTION_DD = ("dd_points", "dd_made")
@@ -336,6 +339,63 @@ def dd_block(
                 )
         return res[:2]
     return res
+
+
+WARM_COMPILE_SECONDS = 90.0
+"""About how long a cold compile of the solver and the dd kernels takes (2-core machine)."""
+
+
+def _both(cards: str) -> str:
+    return " ".join(f"{c} {c}" for c in cards.split())
+
+
+_SUIT = {x: " ".join(f"{r}{x}" for r in ("A", "10", "K", "Q", "J", "9")) for x in "SHDC"}
+_WARM_HANDS = {
+    4: tuple(_both(_SUIT[x]) for x in "SHDC"),
+    3: (
+        _both(_SUIT["S"] + " AH") + " 10H",
+        _both("KH QH JH 9H AD 10D KD") + " 10H",
+        _both("QD JD 9D KC QC JC 9C") + " 10C",
+    ),
+}
+"""The warm-up deal: seat 0 holds every trump (spades) and leads, so it takes every trick and
+the search proves it at once (three-hand: 15 cards a seat, AC AC 10C left out as the widow)."""
+
+
+def _warm_record(inputs: EngineInputs) -> np.ndarray:
+    """One auction record whose solve is immediate (:data:`_WARM_HANDS`)."""
+    ix = inputs.layout.index
+    rec = np.zeros((inputs.layout.ncol, 1), dtype=np.int64)
+    for p, text in enumerate(_WARM_HANDS[inputs.rules.players]):
+        rec[ix[f"dealt_{p}"], 0] = encode_hand(parse_cards(text))
+    rec[ix["bid"], 0] = inputs.rules.min_bid
+    return rec
+
+
+def warm_up(inputs: EngineInputs, notify: Notify | None = None) -> float:
+    """Compile (or load) the solver and the dd kernel for these inputs before the clock starts,
+    announcing a cold compile to ``notify``; returns the seconds it took."""
+    two = not inputs.engine.has_auction
+    if two:
+        rec = play_hands_array(inputs, 0, 0, 1)
+        args = (*inputs.kernel_args(), 0, no_constraints(), 0, 0, 1, -1, inputs.layout.ncol)
+        state = kernel_state(_dd_two_hand, (*args, new_table(4), np.zeros((4, 1), np.int64)))
+    else:
+        rec = _warm_record(inputs)
+        r = inputs.rules
+        args = (rec, _index(inputs), inputs.ra, r.players, r.partnerships, 0, 1)
+        state = kernel_state(_dd_auction, (*args, new_table(4), np.zeros((2, 1), np.int64)))
+    if state == "compiled":
+        return 0.0
+    what = f"the double-dummy solver for {inputs.engine.name} hands"
+    if state == "cold" and notify is not None:
+        notify.compiling(what, WARM_COMPILE_SECONDS)
+    t0 = time.perf_counter()
+    dd_block(inputs, 0, 0, rec)
+    seconds = time.perf_counter() - t0
+    if notify is not None and state in ("cold", "unknown"):
+        notify.compiled(what, seconds)
+    return seconds
 
 
 def dd_part(

@@ -36,6 +36,7 @@ from pinochle_sim.runs.dataset import (
 )
 from pinochle_sim.runs.dd import dd_block
 from pinochle_sim.runs.dd import estimate_seconds as dd_seconds
+from pinochle_sim.runs.dd import warm_up as warm_up_dd
 from pinochle_sim.runs.games import play_games_array
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.records import fields_for, to_table
@@ -314,6 +315,8 @@ def run(
         # Compile before the folder is touched (Ctrl-C here leaves nothing behind), unless the
         # manifest says nothing is left to do: then only if the checks on open find damage.
         compile_s = warm_up(inputs, entry, notify) if plan_.units else 0.0
+        if dd and plan_.units:
+            compile_s += warm_up_dd(inputs, notify)
         folder.open()
         if folder.todo() and not plan_.units:
             compile_s = warm_up(inputs, entry, notify)

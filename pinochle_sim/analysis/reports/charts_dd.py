@@ -14,7 +14,7 @@ from matplotlib.ticker import MaxNLocator, PercentFormatter
 from pinochle_sim.analysis.reports.charts import _band, _count_note
 from pinochle_sim.analysis.reports.style import PALETTE, new_figure, styled, subtitle_from
 
-MIN_N_DD = 30
+MIN_N_DD = 20
 """Groups with fewer hands are left off the charts (they stay in the CSV tables): double-dummy
 runs are thousands of hands, not millions, so the floor is lower than the other studies'."""
 
@@ -46,7 +46,7 @@ def card_play_cost(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     )
     for ax, by, xlabel in (
         (axes[0], "bid", "winning bid"),
-        (axes[1], "team trumps", "trumps held by the bidding side"),
+        (axes[1], "team trumps", "trumps held by the bidding side (5: 5 or fewer; 11: 11+)"),
     ):
         for i, p in enumerate(pols):
             df = _of(t, p)

@@ -18,7 +18,6 @@ import pandas as pd
 
 from pinochle_sim.analysis.reports.load import Data, columns
 from pinochle_sim.analysis.reports.questions import (
-    NEEDED_EDGES,
     SUITS,
     _bidding_side,
     _bucket,
@@ -55,34 +54,58 @@ def _frame(data: Data) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
     return d, v
 
 
+BID_EDGES = np.arange(250, 451, 20)
+"""Winning-bid groups (partnership points): 250-269, 270-289, ..., 450+. Double-dummy runs
+hold thousands of hands, so the groups are coarser than the other studies'."""
+NEEDED_DD_EDGES = np.arange(-100, 301, 40)
+"""Points-needed-from-tricks groups: below -60, -60..-21, ..., 300+."""
+TRUMP_EDGES = np.arange(5, 12)
+"""Bidding side's trumps: 5 or fewer, 6, ..., 11 or more."""
+
+
+def _labels(edges: np.ndarray, first: str, last: str) -> list[str]:
+    mid = [f"{a}..{b - 1}" if b - a > 1 else str(a) for a, b in itertools.pairwise(edges)]
+    return [first, *mid[1:], last]
+
+
 def _groups(v: dict[str, np.ndarray], data: Data) -> list[tuple[str, list[str], np.ndarray, int]]:
     """(by, level labels, key per hand, number of groups): by winning bid, by points needed from
     tricks (bid - bidding side's meld), by the bidding side's trumps, and all hands."""
-    bids = np.unique(v["bid"])
-    edges = _scaled(NEEDED_EDGES, data)
-    labels = [f"{a}..{b - 1}" for a, b in itertools.pairwise(edges)]
+    bids = _scaled(BID_EDGES, data)
+    need = _scaled(NEEDED_DD_EDGES, data)
     n = len(v["bid"])
     return [
-        ("bid", [str(b) for b in bids], np.searchsorted(bids, v["bid"]), len(bids)),
+        (
+            "bid",
+            _labels(bids, f"<{bids[1]}", f"{bids[-1]}+"),
+            _bucket(v["bid"], bids),
+            len(bids),
+        ),
         (
             "needed from tricks",
-            [f"<{edges[1]}", *labels[1:], f"{edges[-1]}+"],
-            _bucket(v["bid"] - v["meld"], edges),
-            len(edges),
+            _labels(need, f"<{need[1]}", f"{need[-1]}+"),
+            _bucket(v["bid"] - v["meld"], need),
+            len(need),
         ),
-        ("team trumps", [str(i) for i in range(13)], v["trumps"], 13),
+        (
+            "team trumps",
+            _labels(TRUMP_EDGES, f"{TRUMP_EDGES[1] - 1} or fewer", f"{TRUMP_EDGES[-1]}+"),
+            _bucket(v["trumps"], TRUMP_EDGES),
+            len(TRUMP_EDGES),
+        ),
         ("all", ["all"], np.zeros(n, dtype=np.int64), 1),
     ]
 
 
 def _x(by: str, t: pd.DataFrame, data: Data) -> pd.Series:
-    """A numeric x for plotting: the bid, the bucket centre, the trump count."""
-    if by == "needed from tricks":
-        edges = _scaled(NEEDED_EDGES, data)
-        return edges[t["order"].to_numpy()] + (edges[1] - edges[0]) / 2
-    if by == "all":
-        return pd.Series(np.zeros(len(t)))
-    return t["level"].astype(int)
+    """A numeric x for plotting: the group's centre (its first value for trumps)."""
+    k = t["order"].to_numpy()
+    if by == "needed from tricks" or by == "bid":
+        edges = _scaled(NEEDED_DD_EDGES if by != "bid" else BID_EDGES, data)
+        return pd.Series(edges[k] + (edges[1] - edges[0]) / 2, index=t.index)
+    if by == "team trumps":
+        return pd.Series(TRUMP_EDGES[k], index=t.index)
+    return pd.Series(np.zeros(len(t)), index=t.index)
 
 
 def card_play_cost(data: Data) -> pd.DataFrame:
