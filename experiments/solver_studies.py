@@ -144,6 +144,21 @@ def partnership_studies(available: bool) -> None:
         print(f"{name}: {out}", file=sys.stderr)
 
 
+def context() -> str:
+    """The ``counting`` match on the same deals, when it was made (``compare play=counting
+    default --rules two-hand --hands 2000 --out results/runs/compare-counting-two-hand``)."""
+    path = RESULTS / "runs" / "compare-counting-two-hand" / "summary.json"
+    if not path.exists():
+        return ""
+    a = pd.DataFrame(json.loads(path.read_text())["summary"]).iloc[0]
+    return (
+        "For comparison, on the same deals `counting` minus `default`: "
+        f"{a['diff_per_deal']:+.2f} points per deal (95% CI {a['diff_lo']:+.2f} to "
+        f"{a['diff_hi']:+.2f}, {int(a['deals']):,} deals): card counting alone loses to "
+        "greedy play in the two-hand play-out, where a search is the fix.\n\n"
+    )
+
+
 def solver_play() -> None:
     out = OUT / "solver_play"
     folder = RESULTS / "runs" / "compare-solver-two-hand"
@@ -167,9 +182,27 @@ def solver_play() -> None:
         f"policies' on both sides.\n\n`solver` minus `default`: **{a['diff_per_deal']:+.2f} "
         f"points per deal** (95% CI {a['diff_lo']:+.2f} to {a['diff_hi']:+.2f}; "
         f"{int(a['deals']):,} deals, each played twice), {a['diff_per_hand']:+.2f} per hand.\n\n"
-        "Data: [`summary.csv`](summary.csv); made by `experiments/solver_studies.py`.\n"
+        + context()
+        + "Data: [`summary.csv`](summary.csv); made by `experiments/solver_studies.py`.\n"
     )
     print(f"solver_play: {out}", file=sys.stderr)
+
+
+def index() -> None:
+    """results/solver/README.md: the studies, each with its headline figure."""
+    lines = [
+        "# The double-dummy solver against the bots",
+        "",
+        "Made by `experiments/solver_studies.py` (see its docstring). Double dummy: every seat "
+        "plays perfectly with every card seen, from the position where trick play starts.",
+        "",
+    ]
+    for name in ("card_play_cost", "go_set_dd", "makeable", "solver_play"):
+        md = OUT / name / "README.md"
+        if md.exists():
+            title = md.read_text().splitlines()[0].lstrip("# ")
+            lines.append(f"* [{title}]({name}/)")
+    (OUT / "README.md").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
@@ -178,3 +211,4 @@ if __name__ == "__main__":
     args = ap.parse_args()
     solver_play()
     partnership_studies(args.available)
+    index()

@@ -74,7 +74,10 @@ SECONDS_PER_DEAL = {2: 0.03, 3: 120.0, 4: 3.0}
 """Measured mean solve time of one deal on one thread (2-core machine shared with other jobs,
 Dec 2026; solver of commit eb123c6): two-hand play-outs 0.003-0.07 s; partnership 0.9-7.7 s
 over 4 deals (the solver notes a median of 0.5 s on an idle machine); three-hand (16 tricks,
-one seat against two) 1.5-460 s over 4 deals. The estimate before a ``--dd`` run uses these."""
+one seat against two) 1.5-460 s over 4 deals. The estimate before a ``--dd`` run uses these.
+In the study runs (``experiments/solver_studies.py``) 100 partnership deals took 40 minutes on
+one thread that got about a sixth of a core: some 3.7 s of CPU a deal. The estimate assumes the
+thread gets a whole core; on a machine shared with other work it is a lower bound."""
 
 CHUNK = {2: 64, 3: 1, 4: 2}
 """Hands per chunk handed to a thread (progress is reported per chunk)."""
