@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator, PercentFormatter
+from matplotlib.ticker import PercentFormatter
 
 from pinochle_sim.analysis.reports.charts import _band, _count_note
 from pinochle_sim.analysis.reports.style import PALETTE, new_figure, styled, subtitle_from
@@ -25,6 +25,14 @@ def _policies(t: pd.DataFrame) -> list[str | None]:
 
 def _of(t: pd.DataFrame, policy: str | None) -> pd.DataFrame:
     return t if policy is None else t[t["policy"] == policy]
+
+
+def _group_ticks(ax: Any, t: pd.DataFrame, by: str) -> None:
+    """Ticks at the groups' centres, labelled with the groups (``290..309``, ``11+``)."""
+    g = t[t["by"] == by].drop_duplicates("order").sort_values("order")
+    g = g[g["n"] >= MIN_N_DD]
+    if len(g):
+        ax.set_xticks(list(g["x"]), list(g["level"]), rotation=30 if len(g) > 6 else 0)
 
 
 def _n_hands(t: pd.DataFrame) -> int:
@@ -46,7 +54,7 @@ def card_play_cost(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     )
     for ax, by, xlabel in (
         (axes[0], "bid", "winning bid"),
-        (axes[1], "team trumps", "trumps held by the bidding side (5: 5 or fewer; 11: 11+)"),
+        (axes[1], "team trumps", "trumps held by the bidding side"),
     ):
         for i, p in enumerate(pols):
             df = _of(t, p)
@@ -56,7 +64,7 @@ def card_play_cost(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         ax.axhline(0, color="#777777", linestyle="--", linewidth=1.5, label="no cost")
         ax.set_xlabel(xlabel)
         ax.set_ylabel("trick points lost to imperfect play")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        _group_ticks(ax, t, by)
         ax.legend(loc="upper left")
     _count_note(
         axes[1],
@@ -92,7 +100,7 @@ def go_set_dd(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         ax.set_xlabel(xlabel)
         ax.set_ylabel("probability of going set")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        _group_ticks(ax, dd, by)
         ax.legend(loc="upper left")
     _count_note(
         axes[1],
@@ -114,7 +122,7 @@ def makeable(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     df = t[(t["by"] == "bid") & (t["n"] >= MIN_N_DD)].sort_values("order")
     _band(axes[0], df["x"], df, PALETTE[2], "makeable double dummy (95% Wilson)", y="p")
     axes[0].set_xlabel("winning bid")
-    axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
+    _group_ticks(axes[0], t, "bid")
     res = t[t["by"] == "bots' result"].sort_values("order")
     x = range(len(res))
     axes[1].bar(x, res["p"], color=PALETTE[0], alpha=0.8, label="makeable double dummy")
