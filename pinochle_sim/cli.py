@@ -825,6 +825,13 @@ def parse_count(text: str, option: str = "--hands") -> int:
     is_flag=True,
     help="Start even when the estimated size is more than the free disk space.",
 )
+@click.option(
+    "--dd",
+    is_flag=True,
+    help="Also solve every hand double dummy from the start of trick play (columns dd_points "
+    "and dd_made; two-hand dd_points_0/1): slow, about 3 s a partnership deal per thread; the "
+    "estimate is printed first. Conceded hands are solved too.",
+)
 @click.option("--quiet", is_flag=True, help="No estimate, compile notice, progress or summary.")
 @cluster_option
 @click.option(
@@ -851,6 +858,7 @@ def run_command(
     quiet: bool,
     cluster: str | None,
     part_size: int,
+    dd: bool,
     **policy_names: str,
 ) -> None:
     """Simulate N seeded hands into a Parquet dataset (one row per hand).
@@ -873,6 +881,7 @@ def run_command(
       pinochle-sim run --hands 1e5 --fix '0=AS AS 10S KS QS JS 9S KH QH AD AC 9C' --dealer 3
       pinochle-sim run --hands 1e8 --cluster tcp://10.0.0.5:8786 --out /shared/runs/p0
       pinochle-sim run --hands 1e6 --cluster local:2
+      pinochle-sim run --hands 2000 --dd --out results/runs/dd2000
     """
     if (hands_text is None) == (games_text is None):
         raise click.UsageError("give either --hands N or --games N")
@@ -884,7 +893,7 @@ def run_command(
         bar = None if quiet else Progress(n, "games" if games else "hands", detail=detail)
         summary = _run_with_bar(
             bar, n, seed, ruleset, policies, out, threads, resume, overwrite, part_size, games,
-            force, parse_fixes(fix), dealer, backend,
+            force, parse_fixes(fix), dealer, backend, dd,
         )  # fmt: skip
     if quiet:
         return
@@ -907,6 +916,7 @@ def _run_with_bar(
     fixed: dict[int, str],
     dealer: int | None,
     backend: Any,
+    dd: bool,
 ) -> Any:
     try:
         return run_sim(
@@ -927,6 +937,7 @@ def _run_with_bar(
             fixed=fixed,
             dealer=dealer,
             backend=backend,
+            dd=dd,
         )
     except KeyboardInterrupt:
         raise click.ClickException(
@@ -964,8 +975,9 @@ def _echo_summary(s: Any, games: bool) -> None:
 @main.command()
 @rules_option
 @click.option("--games", is_flag=True, help="The records of a `run --games` (game columns).")
+@click.option("--dd", is_flag=True, help="The records of a `run --dd` (double-dummy columns).")
 @_user_errors
-def schema(ruleset: Ruleset, games: bool) -> None:
+def schema(ruleset: Ruleset, games: bool, dd: bool) -> None:
     """Print every column of the per-hand records: name, dtype, meaning.
 
     The columns depend on the table: per-seat columns for each seat, team columns per side.
@@ -975,8 +987,11 @@ def schema(ruleset: Ruleset, games: bool) -> None:
       pinochle-sim schema
       pinochle-sim schema --rules three-hand
       pinochle-sim schema --rules two-hand --games
+      pinochle-sim schema --dd
     """
-    click.echo(schema_text(ruleset, games))
+    if games and dd:
+        raise click.UsageError("--dd runs are hand runs: give --games or --dd, not both")
+    click.echo(schema_text(ruleset, games, dd))
 
 
 @main.command("policies")

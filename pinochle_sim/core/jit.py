@@ -31,7 +31,9 @@ import numba
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
-KERNEL_SOURCES = ("core/", "rules/", "policies/", "engines/", "solver/", "runs/bench.py")
+KERNEL_SOURCES = (
+    "core/", "rules/", "policies/", "engines/", "solver/", "runs/bench.py", "runs/dd.py",
+)  # fmt: skip
 """The package paths that hold jitted code (every other module is plain Python)."""
 
 

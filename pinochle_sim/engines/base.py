@@ -33,9 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_sim.policies import DEFAULTS, KINDS, PolicySet, seat_policy_array
+from pinochle_sim.policies import DEFAULTS, KINDS, REGISTRY, PolicySet, seat_policy_array
 from pinochle_sim.policies.bundle import PolicyBundle
-from pinochle_sim.policies.registry import REGISTRY
 from pinochle_sim.rules import Ruleset
 from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.rules.meld import meld_table_array
@@ -94,6 +93,9 @@ class Engine:
     has_auction: bool
     """Hands have a bidder, bids and a bidding side (records carry ``bidder``, ``bid``,
     ``made``...); without one, each seat scores for itself (``winner``)."""
+    open_play: bool = False
+    """Every card is known when the ``play`` policy chooses (the two-hand play-out), so a play
+    policy flagged ``sees_all`` (``solver``) may play; elsewhere it is refused."""
 
     def check_policies(self, rules: Ruleset, policies: PolicySet) -> None:
         """Refuse a policy or parameter of a kind ``rules`` never asks for (it would change
@@ -115,6 +117,12 @@ class Engine:
             for key, _ in policies.params:
                 if key.partition(".")[0] == kind:
                     raise ValueError(f"parameter {key}: {where}")
+        info = REGISTRY["play"][policies.name("play")]
+        if "sees_all" in info.flags and not self.open_play:
+            raise ValueError(
+                f"play policy {info.name!r} needs every card seen: only the two-hand play-out "
+                f"is open (rules {rules.name!r} hide the other hands)"
+            )
 
     def inputs(self, rules: Ruleset, policies: PolicySet) -> EngineInputs:
         """Checked, flattened kernel inputs for ``rules`` and one policy set for every seat."""

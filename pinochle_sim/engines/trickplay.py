@@ -28,7 +28,7 @@ from pinochle_sim.policies.dispatch import (
 from pinochle_sim.policies.known import K_LEADER, K_TRICK, note_play
 from pinochle_sim.policies.play import pack_points
 from pinochle_sim.policies.slots import PP_PLAY
-from pinochle_sim.policies.view import PlayView
+from pinochle_sim.policies.view import PlayView, pack_trick_rules
 from pinochle_sim.rules.arrays import (
     RA_FOLLOW,
     RA_HAND_SIZE,
@@ -85,6 +85,7 @@ def play_tricks(
     partners = ra[RA_PARTNERS] != 0
     last_bonus = ra[RA_LAST]
     points = pack_points(ra[RA_POINTS : RA_POINTS + 6])
+    rules = pack_trick_rules(ra[RA_FOLLOW], ra[RA_TRUMP], head, last_bonus)
     counting = reads_caps(bundle)
     caps = CAPS_NONE
     table = reads_table(bundle)
@@ -103,7 +104,7 @@ def play_tricks(
             view = PlayView(
                 hand, legal, played, k, winner, winner_seat, seat,
                 seat if bidder == EACH_SEAT_BIDS else bidder, trump, players, partners, points,
-                caps, led,
+                caps, led, rules,
             )  # fmt: skip
             if table:
                 work[K_LEADER] = leader

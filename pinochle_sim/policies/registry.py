@@ -16,7 +16,17 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_sim.policies import bid, calibrated, concede, counting, pass_, pimc, play, slots
+from pinochle_sim.policies import (
+    bid,
+    calibrated,
+    concede,
+    counting,
+    pass_,
+    pimc,
+    play,
+    slots,
+    solver_play,
+)
 
 
 @dataclass(frozen=True)
@@ -53,7 +63,8 @@ class PolicyInfo:
     them, its kernels (one per hook of its kind, :mod:`.bundle`) and flags (``reads_caps``: it
     reads what seats have shown, so the trick loop keeps track; ``reads_table``: it reads what
     the table knows beyond that, :mod:`.known`; ``auction_only``: engines without an auction
-    refuse it)."""
+    refuse it; ``sees_all``: it needs every card seen, so only engines whose card play is open
+    take it)."""
 
     kind: str
     name: str
@@ -209,6 +220,15 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             ),
             {"play": pimc.pimc},
             frozenset({"reads_caps", "reads_table", "auction_only"}),
+        ),
+        "solver": PolicyInfo(
+            "play",
+            "solver",
+            slots.PLAY_SOLVER,
+            "two-hand play-out only: perfect play, every card being known once the stock is "
+            "gone (the double-dummy solver's best card; ties: fewest points, lowest rank)",
+            kernels={"play": solver_play.solver_play},
+            flags=frozenset({"sees_all"}),
         ),
     },
     "concede": {

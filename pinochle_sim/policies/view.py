@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from pinochle_sim.core.jit import jit
+
 
 class PlayView(NamedTuple):
     """The moment of one card play, for the seat ``seat`` about to play."""
@@ -39,3 +41,15 @@ class PlayView(NamedTuple):
     """What each seat has shown about its hand (:func:`.dispatch.learn`)."""
     led: int
     """Led suit (-1 when leading)."""
+    rules: int
+    """The trick rules, packed (:func:`pack_trick_rules`): bit 0 must follow, bit 1 must trump
+    when void, bits 2-3 the heading rule (``core.tricks.HEAD_*``), bits 8+ the last-trick
+    bonus. What a policy that searches ahead (``solver``) needs to play the tricks out."""
+
+
+@jit
+def pack_trick_rules(follow: int, must_trump: int, head: int, last: int) -> int:
+    """:attr:`PlayView.rules` from the rule array's slots."""
+    f = 1 if follow != 0 else 0
+    t = 2 if must_trump != 0 else 0
+    return f | t | (head << 2) | (last << 8)

@@ -64,23 +64,29 @@ class RunSettings:
     """The engine's behaviour version (from its descriptor)."""
     fixed: dict[str, str] | None = None
     """Cards fixed per seat (``{"0": "AS AS 10S ..."}``; None: a free deal)."""
+    dd: bool = False
+    """The records carry the double-dummy columns (``run --dd``, :mod:`.dd`)."""
 
     @property
     def unit(self) -> str:
         return "games" if self.games else "hands"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "unit": self.unit,
-            "rules_name": self.rules.name,
-            "rules_toml": dumps_ruleset(self.rules),
-            "policies": self.policies.resolved(self.kinds),
-            "seed": self.seed,
-            "hands": self.hands,
-            "part_size": self.part_size,
-            "dealer": self.dealer,
-            "engine_version": self.engine_version,
-        } | ({"fixed": self.fixed} if self.fixed else {})
+        return (
+            {
+                "unit": self.unit,
+                "rules_name": self.rules.name,
+                "rules_toml": dumps_ruleset(self.rules),
+                "policies": self.policies.resolved(self.kinds),
+                "seed": self.seed,
+                "hands": self.hands,
+                "part_size": self.part_size,
+                "dealer": self.dealer,
+                "engine_version": self.engine_version,
+            }
+            | ({"fixed": self.fixed} if self.fixed else {})
+            | ({"dd": True} if self.dd else {})
+        )
 
     @property
     def n_parts(self) -> int:
@@ -152,21 +158,25 @@ def _dealer_text(players: int, dealer: int | None) -> str | int:
 
 def provenance(settings: RunSettings, start: int, count: int, created: str) -> dict[str, Any]:
     """The metadata stored in each part file."""
-    return {
-        "package": "pinochle-sim",
-        "package_version": __version__,
-        "engine_version": settings.engine_version,
-        "rules": settings.rules.name,
-        "ruleset_toml": dumps_ruleset(settings.rules),
-        "policies": settings.policies.resolved(settings.kinds),
-        "seed": settings.seed,
-        "unit": settings.unit,
-        "run_hands": settings.hands,
-        "hand_start": start,
-        "hand_count": count,
-        "dealer": _dealer_text(settings.rules.players, settings.dealer),
-        "created": created,
-    } | ({"fixed": settings.fixed} if settings.fixed else {})
+    return (
+        {
+            "package": "pinochle-sim",
+            "package_version": __version__,
+            "engine_version": settings.engine_version,
+            "rules": settings.rules.name,
+            "ruleset_toml": dumps_ruleset(settings.rules),
+            "policies": settings.policies.resolved(settings.kinds),
+            "seed": settings.seed,
+            "unit": settings.unit,
+            "run_hands": settings.hands,
+            "hand_start": start,
+            "hand_count": count,
+            "dealer": _dealer_text(settings.rules.players, settings.dealer),
+            "created": created,
+        }
+        | ({"fixed": settings.fixed} if settings.fixed else {})
+        | ({"dd": True} if settings.dd else {})
+    )
 
 
 # ----------------------------------------------------------------------------- checking parts
@@ -192,6 +202,7 @@ def _expected_meta(settings: dict[str, Any], start: int, count: int) -> dict[str
         "run_hands": settings.get("hands"),
         "hand_start": start,
         "hand_count": count,
+        "dd": settings.get("dd"),
     }
     if players is not None:
         want["dealer"] = _dealer_text(players, settings.get("dealer"))
@@ -561,7 +572,8 @@ class RunFolder:
             return
         old = doc["settings"]
         new = self.settings.to_dict()
-        diffs = [k for k in new if old.get(k) != new[k]]
+        # both ways: a key only one side has (``dd``, ``fixed``) is a difference too
+        diffs = [k for k in {**old, **new} if k != "created" and old.get(k) != new.get(k)]
         if diffs:
             raise RunFolderError(
                 f"--resume with different settings than the run in {str(self.path)!r} "

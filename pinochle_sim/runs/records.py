@@ -39,6 +39,29 @@ SHARED_COLUMNS: tuple[ColumnDoc, ...] = (
 )
 """Columns every engine's records share (engines document their own)."""
 
+DD_COLUMNS: tuple[ColumnDoc, ...] = (
+    (
+        "dd_points",
+        "int16",
+        "runs with --dd: the bidding side's trick points when every seat plays double dummy "
+        "from the start of trick play (last trick and three-hand discards included, as in "
+        "team_tricks); solved for conceded hands too",
+    ),
+    (
+        "dd_made",
+        "bool",
+        "runs with --dd: the bid is makeable double dummy (meld + dd_points >= bid; under the "
+        "save rule the side must take a trick point in play); for conceded hands too",
+    ),
+    (
+        r"dd_points_(\d)",
+        "int16",
+        "runs with --dd: seat {0}'s trick points (raw, last trick included) when the stock "
+        "phase is played as recorded and the play-out double dummy",
+    ),
+)
+"""The double-dummy columns of ``run --dd`` (:mod:`pinochle_sim.runs.dd`), after the others."""
+
 GAME_COLUMNS = ("game", "deal")
 
 
@@ -47,7 +70,7 @@ def _arrow(dtype: str) -> pa.DataType:
 
 
 def _describe(name: str, engine: Engine) -> tuple[pa.DataType, str]:
-    for pattern, dtype, doc in engine.columns + SHARED_COLUMNS:
+    for pattern, dtype, doc in engine.columns + SHARED_COLUMNS + DD_COLUMNS:
         m = re.fullmatch(pattern, name)
         if m:
             words = [str(int(g)) if g.isdigit() else SUIT_WORDS.get(g, g) for g in m.groups()]
@@ -63,20 +86,34 @@ def games_layout(rules: Ruleset) -> Layout:
     return Layout(names + ("game_winner",), base.offsets)
 
 
+def dd_columns(rules: Ruleset) -> tuple[str, ...]:
+    """The columns ``run --dd`` adds to a ruleset's records (two-hand has no bid: one column of
+    trick points per seat)."""
+    return (
+        ("dd_points", "dd_made")
+        if engine_for(rules).has_auction
+        else ("dd_points_0", "dd_points_1")
+    )
+
+
 def layout_of(rules: Ruleset, games: bool = False) -> Layout:
     """The record layout of a ruleset's runs (``games``: of a games run)."""
     return games_layout(rules) if games else engine_for(rules).layout(rules)
 
 
-def fields_for(rules: Ruleset, games: bool = False) -> list[tuple[str, pa.DataType, str]]:
+def fields_for(
+    rules: Ruleset, games: bool = False, dd: bool = False
+) -> list[tuple[str, pa.DataType, str]]:
     """(name, Arrow type, meaning) of every column a ruleset's records have, in order
-    (``games``: the records of a games run, with the game columns)."""
+    (``games``: the records of a games run, with the game columns; ``dd``: of a ``run --dd``,
+    with the double-dummy columns last)."""
     engine = engine_for(rules)
-    return [(name, *_describe(name, engine)) for name in layout_of(rules, games).names]
+    names = layout_of(rules, games).names + (dd_columns(rules) if dd else ())
+    return [(name, *_describe(name, engine)) for name in names]
 
 
-def schema_for(rules: Ruleset, games: bool = False) -> pa.Schema:
-    return pa.schema([pa.field(name, typ) for name, typ, _ in fields_for(rules, games)])
+def schema_for(rules: Ruleset, games: bool = False, dd: bool = False) -> pa.Schema:
+    return pa.schema([pa.field(name, typ) for name, typ, _ in fields_for(rules, games, dd)])
 
 
 FIELDS = fields_for(PRESETS["partnership"])
@@ -91,12 +128,14 @@ def to_table(
     rules: Ruleset,
     metadata: dict[bytes, bytes] | None = None,
     games: bool = False,
+    dd: bool = False,
 ) -> pa.Table:
-    """Engine output ``out[column, hand]`` (int64) to an Arrow table with compact dtypes.
+    """Engine output ``out[column, hand]`` (int64) to an Arrow table with compact dtypes
+    (``dd``: the double-dummy rows follow the engine's).
 
     Arrays are built from their buffers (``pa.Array.from_buffers``): ``pa.array`` on a numpy
     array loads pandas (about half a second of every run's start) to check for pandas types."""
-    fields = fields_for(rules, games)
+    fields = fields_for(rules, games, dd)
     arrays = []
     for i, (name, typ, _) in enumerate(fields):
         col = out[i]
@@ -113,15 +152,16 @@ def to_table(
                 )
             data = np.ascontiguousarray(col.astype(dtype, copy=False))
             arrays.append(pa.Array.from_buffers(typ, len(col), [None, pa.py_buffer(data)]))
-    schema = schema_for(rules, games)
+    schema = schema_for(rules, games, dd)
     return pa.Table.from_arrays(
         arrays, schema=schema.with_metadata(metadata) if metadata else schema
     )
 
 
-def schema_text(rules: Ruleset | None = None, games: bool = False) -> str:
-    """The column table shown by ``pinochle-sim schema``."""
-    fields = fields_for(rules or PRESETS["partnership"], games)
+def schema_text(rules: Ruleset | None = None, games: bool = False, dd: bool = False) -> str:
+    """The column table shown by ``pinochle-sim schema`` (``dd``: with the ``run --dd``
+    columns)."""
+    fields = fields_for(rules or PRESETS["partnership"], games, dd)
     width = max(len(n) for n, _, _ in fields)
     lines = [f"{'column':<{width}}  {'dtype':<6}  meaning"]
     for name, typ, doc in fields:
@@ -157,4 +197,24 @@ def records_markdown() -> str:
             fields = [f for f in fields if f[0] not in base]
         lines += ["", f"## {title}", "", "| column | dtype | meaning |", "|---|---|---|"]
         lines += [f"| `{n}` | {t} | {d} |" for n, t, d in fields]
+    lines += [
+        "",
+        "## Double-dummy columns (`run --dd`)",
+        "",
+        "A run made with `--dd` has these columns after all the others (auction presets: "
+        "`dd_points` and `dd_made`; two-hand: `dd_points_0` and `dd_points_1`), and its "
+        'provenance says `"dd": true`; `--resume` refuses to mix runs with and without them. '
+        "Every seat plays perfectly with every card seen from the position where trick play "
+        "starts (after the pass or the discard; two-hand: the play-out of the last 12 tricks). "
+        "Conceded hands are solved as well: their `dd_made` says whether the bid thrown in was "
+        "makeable (the bots' `made` is False there). See `pinochle_sim/runs/dd.py`.",
+        "",
+        "| column | dtype | meaning |",
+        "|---|---|---|",
+    ]
+    for rules in (PRESETS["partnership"], PRESETS["two-hand"]):
+        engine = engine_for(rules)
+        for name in dd_columns(rules):
+            typ, doc = _describe(name, engine)
+            lines.append(f"| `{name}` | {typ} | {doc} |")
     return "\n".join(lines) + "\n"

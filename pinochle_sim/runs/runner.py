@@ -37,6 +37,9 @@ from pinochle_sim.runs.dataset import (
     read_columns,
     write_part_file,
 )
+from pinochle_sim.runs.dd import dd_block
+from pinochle_sim.runs.dd import estimate_seconds as dd_seconds
+from pinochle_sim.runs.dd import warm_up as warm_up_dd
 from pinochle_sim.runs.games import play_games_array
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.records import fields_for, to_table
@@ -51,6 +54,9 @@ from pinochle_sim.runs.simulate import (
 from pinochle_sim.runs.warmup import Notify, warm_up
 
 DEFAULT_PART_SIZE = 1 << 17
+DD_PART_SIZE = 1 << 9
+"""Hands per part of a ``--dd`` run (unless the caller sets one): a part is what an
+interruption can lose, and 512 partnership deals take minutes to solve."""
 GAMES_PART_SIZE = 1 << 14
 """Games per part file in a games run (a two-hand game is ~4 deals, a partnership one ~7)."""
 
@@ -141,6 +147,8 @@ class RunEstimate:
     free_bytes: int | None
     """Free space where the run folder goes (None if it cannot be told)."""
     threads: int
+    dd_seconds: float | None = None
+    """Time to solve the hands double dummy (``--dd`` runs), included in ``seconds``."""
 
     @property
     def fits(self) -> bool:
@@ -148,10 +156,17 @@ class RunEstimate:
 
     def text(self) -> str:
         free = "" if self.free_bytes is None else f"; {_size(self.free_bytes)} free there"
-        return (
+        k = f"{self.threads} thread{'s' * (self.threads > 1)}"
+        text = (
             f"estimated {_size(self.bytes)} on disk and about {_duration(self.seconds)} on "
-            f"{self.threads} thread{'s' * (self.threads > 1)}{free}"
+            f"{k}{free}"
         )
+        if self.dd_seconds is not None:
+            text += (
+                f"\nsolving {self.units:,} deals double dummy: about "
+                f"{_duration(self.dd_seconds)} on {k}"
+            )
+        return text
 
 
 def _size(n: float) -> str:
@@ -173,9 +188,15 @@ def _duration(s: float) -> str:
 
 
 def estimate(
-    inputs: EngineInputs, units: int, games: bool, out: str | Path, threads_: int | None = None
+    inputs: EngineInputs,
+    units: int,
+    games: bool,
+    out: str | Path,
+    threads_: int | None = None,
+    dd: bool = False,
 ) -> RunEstimate:
-    """Disk space and time ``units`` more hands (games) of these inputs should take."""
+    """Disk space and time ``units`` more hands (games) of these inputs should take (``dd``:
+    solving them double dummy included, from a measured time per deal)."""
     r = inputs.rules
     name = inputs.engine.name
     deals = 1.0
@@ -188,7 +209,18 @@ def estimate(
         width = sum(max(1, t.bit_width // 8) for _, t, _ in fields_for(r, games))
     n_threads = threads_ or numba.get_num_threads()
     per_row = THREAD_SECONDS_PER_MILLION.get(name, 20.0) / 1e6 / n_threads
-    return RunEstimate(units, rows, rows * width, rows * per_row, _free_bytes(out), n_threads)
+    solve_s = dd_seconds(inputs, units, n_threads) if dd else None
+    if dd:
+        width += 3
+    return RunEstimate(
+        units,
+        rows,
+        rows * width,
+        rows * per_row + (solve_s or 0.0),
+        _free_bytes(out),
+        n_threads,
+        solve_s,
+    )
 
 
 def _free_bytes(out: str | Path) -> int | None:
@@ -235,6 +267,7 @@ def run(
     plan: Callable[[RunEstimate], None] | None = None,
     fixed: Fixed | None = None,
     backend: Backend | None = None,
+    dd: bool = False,
 ) -> RunSummary:
     """Simulate ``hands`` hands of ``seed`` into a Parquet run folder (see :mod:`dataset`).
 
@@ -255,6 +288,10 @@ def run(
     kernels on every worker; each worker then computes and writes whole parts
     (:func:`part_task`, the same :func:`make_part` as here) and this process keeps the
     manifest. ``threads_`` is then ignored: a task runs on one thread of its worker.
+
+    ``dd`` adds the double-dummy columns (:mod:`pinochle_sim.runs.dd`) to every record: each
+    part is solved after it is simulated, on every thread, ``progress`` told as chunks of hands
+    are solved; parts are :data:`DD_PART_SIZE` hands unless ``part_size`` says otherwise.
     """
     if hands < 1:
         raise ValueError(f"hands must be a positive whole number, got {hands}")
@@ -269,6 +306,10 @@ def run(
         raise ValueError("a games run deals every card freely: fixed cards are for hand runs")
     if games:
         part_size = min(part_size, GAMES_PART_SIZE)
+    if dd and games:
+        raise ValueError("--dd solves single hands: it cannot be combined with a games run")
+    if dd and part_size == DEFAULT_PART_SIZE:
+        part_size = DD_PART_SIZE
     settings = RunSettings(
         inputs.rules,
         inputs.policies,
@@ -280,6 +321,7 @@ def run(
         kinds=inputs.policy_kinds,
         engine_version=inputs.engine.version,
         fixed=describe_constraints(fx, inputs.rules.players) or None,
+        dd=dd,
     )
     path = out or default_out_dir(inputs.rules, seed, hands, games)
     if backend is not None and "://" in path and not path.startswith("file://"):
@@ -290,7 +332,7 @@ def run(
         threads_ = None
     with threads(threads_):
         n_threads = backend.slots if backend is not None else threads_
-        plan_ = estimate(inputs, hands - folder.listed_done(), games, path, n_threads)
+        plan_ = estimate(inputs, hands - folder.listed_done(), games, path, n_threads, dd)
         if overwrite and folder.exists and plan_.free_bytes is not None:  # freed on open
             plan_ = dataclasses.replace(plan_, free_bytes=plan_.free_bytes + folder.size_bytes())
         if plan:
@@ -313,6 +355,8 @@ def run(
         # Compile before the folder is touched (Ctrl-C here leaves nothing behind), unless the
         # manifest says nothing is left to do: then only if the checks on open find damage.
         compile_s = warm() if plan_.units else 0.0
+        if dd and plan_.units:
+            compile_s += warm_up_dd(inputs, notify)
         folder.open()
         if folder.todo() and not plan_.units:
             compile_s = warm()
@@ -335,17 +379,17 @@ def run(
             # numba type and would compile the kernel a second time.
             full = buffers[i % 2] if buffers else None
             buf = full if full is not None and count == full.shape[1] else None
-            table = make_part(inputs, settings, k, fx, folder.created, buf)
+            table = make_part(inputs, settings, k, fx, folder.created, buf, progress)
             if pending is not None:
                 pending.result()
-                if progress:
+                if progress and not dd:
                     progress(pending_count)
             pending = pool.submit(folder.write_part, k, table)
             pending_count = count
             computed += table.num_rows
         if pending is not None:
             pending.result()
-            if progress:
+            if progress and not dd:
                 progress(pending_count)
     seconds = time.perf_counter() - t0
     return _summarise(path, folder, computed, seconds, compile_s)
@@ -358,13 +402,15 @@ def make_part(
     fx: np.ndarray,
     created: str,
     buf: np.ndarray | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Any:
     """Part ``k`` of a run as the Arrow table its file holds (records and provenance): what
     a local run and a cluster worker both compute, so their records are the same by
     construction. ``buf`` (``out[column, hand]`` of the part's size) is reused if given.
 
     A per-part step that adds columns computed from the records belongs here, so that both
-    paths get it."""
+    paths get it: with ``settings.dd`` the double-dummy columns (:mod:`.dd`), solved on every
+    thread, ``progress`` told as chunks of hands are solved."""
     start, count = settings.part_range(k)
     if settings.games:
         out = play_games_array(inputs, settings.seed, start, count)
@@ -374,8 +420,13 @@ def make_part(
         out = play_hands_array(
             inputs, settings.seed, start, count, dealer=settings.dealer, out=buf, fx=fx
         )
+    if settings.dd:
+        solved = dd_block(inputs, settings.seed, start, out, settings.dealer, fx, progress)
+        out = np.concatenate([out, solved])
     meta = provenance(settings, start, count, created)
-    return to_table(out, inputs.rules, {META_KEY: json.dumps(meta).encode()}, settings.games)
+    return to_table(
+        out, inputs.rules, {META_KEY: json.dumps(meta).encode()}, settings.games, settings.dd
+    )
 
 
 @dataclass(frozen=True)

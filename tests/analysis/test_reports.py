@@ -18,8 +18,10 @@ from pinochle_sim.rules import get_preset
 from pinochle_sim.runs.records import COLUMNS
 from pinochle_sim.runs.runner import run
 from pinochle_sim.runs.simulate import play_hands
+from tests.analysis.test_dd_studies import frame as dd_frame
 
 TWO_HAND_STUDIES = ("meld_laid", "early_tricks", "score_margin")
+DD_STUDIES = ("card_play_cost", "go_set_dd", "makeable")
 
 
 def two_hand_frame(seed: int, count: int) -> pd.DataFrame:
@@ -262,6 +264,10 @@ def test_questions_read_only_needed_columns(tmp_path):
             with pytest.raises(ValueError, match="needs a games run"):
                 f(out)
             continue
+        if name in DD_STUDIES:
+            with pytest.raises(ValueError, match="no column"):  # a run without --dd
+                f(out)
+            continue
         t = f(out)
         assert len(t) and {"n"} <= set(t.columns), name
     with pytest.raises(ValueError, match="no column"):
@@ -321,6 +327,8 @@ def test_chart_renders_png_and_svg(name, real, games_run, tmp_path):
         data = two_hand_frame(seed=97, count=20_000)
     if name == "win_probability":
         data = games_run[1]
+    if name in DD_STUDIES:  # four hands worked by hand, with the dd columns
+        data = dd_frame()
     table = STUDIES[name].question(data)
     meta = {
         "rules": "partnership",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from pinochle_sim.analysis.reports import charts, questions, selfcheck
+from pinochle_sim.analysis.reports import charts, charts_dd, dd, questions, selfcheck
 from pinochle_sim.analysis.reports.load import (
     Data,
     Extent,
@@ -291,10 +291,61 @@ MIN_HANDS = 1000
 
 MADE_BY = {
     "game": "a games run: pinochle-sim run --games N",
+    "dd_points": "a double-dummy run: pinochle-sim run --hands N --dd",
+    "dd_made": "a double-dummy run: pinochle-sim run --hands N --dd",
     "bid": "rules with an auction",
     "stock_tricks_0": "rules with a stock and a turned-up trump",
 }
 """How to get a run with a column some study requires."""
+
+
+def _policy_rows(t: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the first play policy of a table that has several (``policy`` column)."""
+    return t[t["policy"] == t["policy"].iloc[0]] if "policy" in t.columns else t
+
+
+def _text_card_play_cost(t: pd.DataFrame, r: Ruleset) -> str:
+    parts = []
+    for p in dict.fromkeys(t["policy"]) if "policy" in t.columns else [None]:
+        a = _row(t if p is None else t[t["policy"] == p], by="all", level="all")
+        who = f"`{p}` bots" if p else "the bots"
+        parts.append(
+            f"with {who} the bidding side took {a['bots_mean']:.1f} trick points where perfect "
+            f"play gives {a['dd_mean']:.1f}: a cost of {_ci(a)}"
+        )
+    return (
+        "Double dummy: every seat plays perfectly with every card seen, from the position "
+        "where trick play starts. The lines are the bidding side's double-dummy trick points "
+        "minus those it actually took, by winning bid (left) and by the side's trumps "
+        "(right); hands played out only. On average " + "; ".join(parts) + ". Perfect "
+        "defence counts too: a negative cost means the defenders gave points away."
+    )
+
+
+def _text_go_set_dd(t: pd.DataFrame, r: Ruleset) -> str:
+    dd_ = _row(t, who="double dummy", by="all", level="all")
+    bots = _row(_policy_rows(t), who="bots", by="all", level="all")
+    return (
+        "Left: P(set) by winning bid; right: against the points the bidding side needs from "
+        "tricks after meld. The bots (conceded hands count as set) beside perfect play by "
+        f"all four seats on the same deals: the bots went set in {_pct(bots)}, double dummy "
+        f"{_pct(dd_)} of the hands."
+    )
+
+
+def _text_makeable(t: pd.DataFrame, r: Ruleset) -> str:
+    a = _row(t, by="all", level="all")
+    conc = t[(t["by"] == "bots' result") & (t["level"] == "conceded")]
+    tail = (
+        f" Of the bids the bots conceded, {_pct(conc.iloc[0])} were makeable after all."
+        if len(conc)
+        else ""
+    )
+    return (
+        "A bid is makeable when the bidding side's meld plus its double-dummy trick points "
+        f"reach it (with the save rule where the rules have it). {_pct(a)} of the bots' bids "
+        "were makeable; right: the same split by what the bots did with the bid." + tail
+    )
 
 
 @dataclass(frozen=True)
@@ -399,6 +450,27 @@ STUDIES: dict[str, Study] = {
         charts.score_margin,
         _text_score_margin,
         requires=questions.STOCK_COLUMNS,
+    ),
+    "card_play_cost": Study(
+        "The cost of card play (double dummy)",
+        dd.card_play_cost,
+        charts_dd.card_play_cost,
+        _text_card_play_cost,
+        requires=dd.DD_COLUMNS,
+    ),
+    "go_set_dd": Study(
+        "Going set under perfect play (double dummy)",
+        dd.go_set_dd,
+        charts_dd.go_set_dd,
+        _text_go_set_dd,
+        requires=dd.DD_COLUMNS,
+    ),
+    "makeable": Study(
+        "How often the bots' bids are makeable (double dummy)",
+        dd.makeable,
+        charts_dd.makeable,
+        _text_makeable,
+        requires=dd.DD_COLUMNS,
     ),
     "win_probability": Study(
         "Who wins from here: game win probability by score situation",

@@ -71,4 +71,5 @@ ENGINE = Engine(
     decode=trace.two_hand_record,
     format=trace.format_two_hand,
     has_auction=False,
+    open_play=True,
 )
