@@ -62,7 +62,7 @@ def unseen_copies(hand: int, played: int) -> int:
 
 
 @jit
-def solver_play(v: PlayView, q: tuple, rs: np.ndarray) -> int:
+def solver_play(v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray) -> int:
     """A best card of the two-hand play-out for ``v.seat`` (module docstring)."""
     ra = np.zeros(RA_SIZE, dtype=np.int64)
     ra[RA_PLAYERS] = 2

@@ -102,7 +102,7 @@ class Position:
         self.work = work
         self.view = PlayView(
             hand(mine), hand(mine), hand(" ".join(self.played)), 0, -1, -1, viewer, bidder,
-            0, self.players, self.players == 4, 0, caps, -1,
+            0, self.players, self.players == 4, 0, caps, -1, 0,  # rules: the sampler reads none
         )  # fmt: skip
 
     def locations(self) -> list[int | str]:
