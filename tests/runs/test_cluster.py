@@ -86,6 +86,18 @@ def test_cluster_run_with_policies_and_fixed_cards_and_a_file_url(backend, tmp_p
     assert_same_run(tmp_path / "here", tmp_path / "there")
 
 
+def test_cluster_dd_run_equals_the_local_run(backend, tmp_path):
+    """``run --dd`` on the cluster: the workers solve their parts (``runner.make_part``, the
+    step the local loop shares) and the double-dummy columns equal the local run's. Two-hand
+    play-outs solve in milliseconds (a partnership deal takes seconds: the local dd tests
+    cover those presets' columns)."""
+    kw: dict[str, Any] = {"seed": 3, "rules": "two-hand", "part_size": 25, "dd": True}
+    run(60, out=str(tmp_path / "here"), **kw)
+    run(60, out=str(tmp_path / "there"), backend=backend, **kw)
+    assert_same_run(tmp_path / "here", tmp_path / "there")
+    assert "dd_points_0" in pq.read_table(tmp_path / "there").schema.names
+
+
 def test_cluster_games_run_equals_the_local_run(backend, tmp_path):
     kw: dict[str, Any] = {"seed": 2, "games": True, "part_size": 40}
     run(100, out=str(tmp_path / "here"), **kw)
