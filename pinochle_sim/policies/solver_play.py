@@ -33,20 +33,11 @@ from pinochle_sim.rules.arrays import (
     RA_SIZE,
     RA_TRUMP,
 )
-from pinochle_sim.solver.kernel import BUCKET, ENTRIES, H_MAGIC, H_MASK, MAGIC, dd_best
+from pinochle_sim.solver.kernel import dd_best
+from pinochle_sim.solver.table import make_table
 
 TABLE_BITS = 16
 """Solver table buckets (log2) of one decision (module docstring: smaller tables cost nodes)."""
-
-
-@jit
-def _table(bits: int) -> np.ndarray:
-    """A fresh solver work array, as :func:`pinochle_sim.solver.kernel.new_table` makes it
-    (without its cache-line alignment, a speed matter only)."""
-    tt = np.zeros(ENTRIES + BUCKET + (1 << bits) * BUCKET, dtype=np.int64)
-    tt[H_MAGIC] = MAGIC
-    tt[H_MASK] = (1 << bits) - 1
-    return tt
 
 
 @jit
@@ -79,7 +70,7 @@ def solver_play(v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray) -> int:
         leader, trick = v.seat, 0
     else:  # the opponent led v.winner (the only card on the table)
         leader, trick = 1 - v.seat, v.winner + 1
-    f, _ = dd_best(h0, h1, 0, 0, leader, trick, v.trump, ra, 1 << v.seat, _table(TABLE_BITS))
+    f, _ = dd_best(h0, h1, 0, 0, leader, trick, v.trump, ra, 1 << v.seat, make_table(TABLE_BITS))
     if f < 0 or not (v.legal >> f) & 1:  # cannot happen: the solver plays by the same rules
         raise ValueError("solver policy: the solver's card is not legal here")
     return f
