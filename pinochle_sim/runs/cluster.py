@@ -24,6 +24,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import socket
+import struct
 import time
 import uuid
 import warnings
@@ -69,6 +71,41 @@ def parse_local(address: str) -> int | None:
     return int(n)
 
 
+class _NotDask(Exception):
+    """The address answered with bytes that cannot open a Dask message."""
+
+
+MAX_FIRST_MESSAGE = 1 << 32
+"""A Dask scheduler's first eight bytes give the length of its handshake (tens of bytes);
+more than this is not a Dask scheduler."""
+
+
+def _may_speak_dask(address: str, timeout: float) -> bool:
+    """False when the plain-TCP ``address`` answers with something no Dask scheduler sends
+    (an HTTP reply, a TLS alert, noise). Dask itself misreads such bytes in ways that vary with
+    the bytes and the version (a frame length of exabytes, an assertion in its event loop, a
+    client left half-started that complains at exit), so they are screened out here, before
+    it sees them. True whenever in doubt: no answer, a closed port, another protocol scheme."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return True
+    host, _, port = rest.rpartition(":")
+    if not port.isdigit():
+        return True
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout) as s:
+            s.settimeout(min(timeout, 2.0))
+            first = b""
+            while len(first) < 8:
+                chunk = s.recv(8 - len(first))
+                if not chunk:
+                    break
+                first += chunk
+    except OSError:
+        return True
+    return len(first) < 8 or struct.unpack("<Q", first)[0] < MAX_FIRST_MESSAGE
+
+
 def connect(address: str, timeout: float | None = None, dashboard: str = ":8787") -> DaskBackend:
     """A backend on the scheduler at ``address`` (``tcp://host:8786``), or on a new
     LocalCluster of N single-threaded worker processes (``local:N``); ``dashboard`` is where a
@@ -87,12 +124,18 @@ def connect(address: str, timeout: float | None = None, dashboard: str = ":8787"
                 silence_logs=logging.ERROR,
             )
         return DaskBackend(Client(cluster), cluster)
+    wait = CONNECT_TIMEOUT_S if timeout is None else timeout
     try:
-        client = Client(address, timeout=CONNECT_TIMEOUT_S if timeout is None else timeout)
-    except (OSError, ValueError, TypeError, MemoryError) as e:
-        # MemoryError: something that is not a Dask scheduler answered (a proxy, an HTTP
-        # server) and its bytes were read as a frame length.
-        reason = "it does not speak Dask's protocol" if isinstance(e, MemoryError) else _reason(e)
+        if not _may_speak_dask(address, wait):
+            raise _NotDask
+        client = Client(address, timeout=wait)
+    except Exception as e:
+        # Something that is not a Dask scheduler answered (a proxy, an HTTP server): its bytes
+        # read as a frame length ask for exabytes (MemoryError), or trip an assertion or a
+        # decoding error deeper in Dask's framing, depending on the bytes and the version.
+        # Whatever the failure, connecting failed, and the user gets one line.
+        speaks = isinstance(e, (OSError, ValueError, TypeError))
+        reason = _reason(e) if speaks else "it does not speak Dask's protocol"
         raise ClusterError(
             f"cannot reach the Dask scheduler at {address!r} ({reason}): start one with "
             "`dask scheduler` (and workers with `dask worker ADDRESS`), or use --cluster "

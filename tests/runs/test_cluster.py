@@ -276,7 +276,18 @@ def test_something_else_listening_there_is_a_one_line_error(answer, monkeypatch,
         server.close()
     line = _one_line_error(result)
     assert f"cannot reach the Dask scheduler at '{address}'" in line
+    assert "it does not speak Dask's protocol" in line
+    assert "Exception ignored" not in result.output
     assert not (tmp_path / "r").exists()
+
+
+def test_a_real_scheduler_passes_the_protocol_screen(backend):
+    """The screen that turns away HTTP servers and noise lets a Dask scheduler through (its
+    first eight bytes are its handshake's length), and gives way when unsure."""
+    assert backend.address.startswith("tcp://")
+    assert cluster._may_speak_dask(backend.address, 2.0)
+    assert cluster._may_speak_dask(f"tcp://127.0.0.1:{_free_port()}", 1.0)  # closed: Dask says
+    assert cluster._may_speak_dask("tls://127.0.0.1:1", 1.0)  # not plain TCP: not screened
 
 
 def test_an_output_path_the_workers_cannot_reach_is_a_one_line_error(backend, monkeypatch):
