@@ -49,6 +49,7 @@ from pinochle_sim.runs.runner import run as run_sim
 from pinochle_sim.runs.show import format_hand, hand_record
 from pinochle_sim.runs.simulate import MAX_SEED, engine_inputs
 from pinochle_sim.runs.solve import format_deal, solve_deal
+from pinochle_sim.runs.storage import StorageError, UrlPath, beside, is_url, location
 from pinochle_sim.runs.warmup import warm_up
 from pinochle_sim.solver import Position, solve
 from pinochle_sim.solver.text import format_result
@@ -795,7 +796,8 @@ def parse_count(text: str, option: str = "--hands") -> int:
     "--out",
     type=click.Path(file_okay=False),
     default=None,
-    help="Output folder [default: results/runs/<rules>-seed<S>-<N>/].",
+    help="Output folder, or a store's URL such as s3://bucket/runs/p0 (any fsspec URL, its "
+    "driver installed) [default: results/runs/<rules>-seed<S>-<N>/].",
 )
 @threads_option
 @policy_options
@@ -1016,8 +1018,27 @@ def policies_command(kind: str | None, markdown: bool) -> None:
     click.echo(policies_text((kind,) if kind else KINDS))
 
 
+class RunLocation(click.ParamType):
+    """A run folder (or part file) that must exist, or a store's URL (``s3://bucket/runs/p0``,
+    read through fsspec; its existence is checked when it is read)."""
+
+    name = "path"
+
+    def __init__(self, file_okay: bool = True) -> None:
+        self.local = click.Path(exists=True, file_okay=file_okay)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not is_url(str(value)):
+            return self.local.convert(value, param, ctx)
+        try:
+            location(str(value))
+        except StorageError as e:
+            self.fail(str(e), param, ctx)
+        return str(value)
+
+
 @main.command()
-@click.argument("path", type=click.Path(exists=True))
+@click.argument("path", type=RunLocation())
 @click.option(
     "--verify",
     is_flag=True,
@@ -1040,7 +1061,7 @@ def info(path: str, as_json: bool, verify: bool) -> None:
       pinochle-sim info results/runs/partnership-seed0-1000000
       pinochle-sim info results/runs/partnership-seed0-1000000 --verify
     """
-    p = Path(path)
+    p = location(path)
     small = p.is_dir() and sum(f.stat().st_size for f in p.glob("part-*.parquet")) <= AUTO_VERIFY
     check = check_run(p, verify or small) if p.is_dir() else None
     meta = _info_provenance(p, check)
@@ -1099,7 +1120,7 @@ def _echo_check(check: RunCheck) -> None:
         click.echo(_games_line(str(check.path)))
 
 
-def _info_provenance(p: Path, check: RunCheck | None) -> dict[str, Any]:
+def _info_provenance(p: Path | UrlPath, check: RunCheck | None) -> dict[str, Any]:
     """The provenance to print: of the first sound part, else what the manifest knows."""
     if check is None:
         return read_provenance(p)
@@ -1204,7 +1225,7 @@ def bench(
 
 
 @main.command()
-@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.argument("run_dir", type=RunLocation(file_okay=False))
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
@@ -1274,8 +1295,7 @@ def report(
 
     fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
     # Beside the run, not inside it: Parquet readers scan the whole run folder.
-    run_path = os.path.normpath(run_dir)
-    target = out or f"{run_path}-report"
+    target = out or beside(run_dir, "-report")
     try:
         md = write_report(
             run_dir,
@@ -1534,7 +1554,7 @@ def sweep_command(
 
 
 @main.command("export")
-@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.argument("run_dir", type=RunLocation(file_okay=False))
 @click.option(
     "--decoded",
     is_flag=True,

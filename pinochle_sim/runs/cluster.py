@@ -323,7 +323,8 @@ class DaskBackend:
                     raise ClusterError(
                         f"worker {worker} cannot use the output path {path!r}: it {problem}; "
                         "give a path every worker reaches as this process does (a shared file "
-                        "system mounted at the same place on every machine)"
+                        "system mounted at the same place on every machine, or a store's URL "
+                        "such as s3://bucket/runs/name)"
                     )
         finally:
             for p in fs.glob(f"{base}/.probe-{token}*"):

@@ -21,7 +21,6 @@ import datetime as _dt
 import errno
 import json
 import os
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from pinochle_sim.core.version import __version__
 from pinochle_sim.policies import POLICY_KINDS, REGISTRY, PolicySet
 from pinochle_sim.rules import PRESETS, RulesError, Ruleset, loads_ruleset
 from pinochle_sim.rules.toml_io import dumps_ruleset
+from pinochle_sim.runs.storage import UrlPath, arrow, location, replace, rmtree
 
 MANIFEST = "_manifest.json"  # leading "_": Parquet readers skip it
 DAMAGED = "_damaged"  # where resume sets aside what it cannot use (readers skip "_" folders)
@@ -146,10 +146,10 @@ def _now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
-def _write_json_atomic(path: Path, doc: dict[str, Any]) -> None:
+def _write_json_atomic(path: Path | UrlPath, doc: dict[str, Any]) -> None:
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    replace(tmp, path)
 
 
 def _dealer_text(players: int, dealer: int | None) -> str | int:
@@ -210,7 +210,7 @@ def _expected_meta(settings: dict[str, Any], start: int, count: int) -> dict[str
 
 
 def check_part(
-    path: Path,
+    path: Path | UrlPath,
     settings: dict[str, Any],
     start: int,
     count: int,
@@ -225,7 +225,8 @@ def check_part(
     if not path.exists():
         return "missing"
     try:
-        pf = pq.ParquetFile(path, page_checksum_verification=True)
+        source, fs = arrow(path)
+        pf = pq.ParquetFile(source, filesystem=fs, page_checksum_verification=True)
     except (pa.ArrowException, OSError, ValueError) as e:
         return f"unreadable footer: {_reason(e)}"
     with pf:
@@ -272,7 +273,7 @@ def _range_text(ranges: list[tuple[int, int]], limit: int = 4) -> str:
     return ", ".join(words) + (f" and {more} more range{'s' * (more > 1)}" if more > 0 else "")
 
 
-def resume_command(settings: dict[str, Any], path: str | Path) -> str:
+def resume_command(settings: dict[str, Any], path: str | Path | UrlPath) -> str:
     """The ``pinochle-sim run ... --resume`` command that finishes a run with these (manifest)
     settings; where the rules are not a preset, the TOML file is left to the user."""
     unit = settings.get("unit", "hands")
@@ -417,10 +418,10 @@ class RunCheck:
         return f"run: {self.done:,} of {self.total:,} {unit} in {word}, {self.state}{how}"
 
 
-def check_run(path: str | Path, verify: bool = False) -> RunCheck:
+def check_run(path: str | Path | UrlPath, verify: bool = False) -> RunCheck:
     """Compare a run folder's parts with its manifest (see :class:`RunCheck`). Reads only
     footers unless ``verify`` (then every row group); never writes."""
-    p = Path(path)
+    p = location(path)
     if not p.is_dir():
         raise RunFolderError(f"{str(p)!r} is not a folder")
     doc, problem = _manifest_or_problem(p)
@@ -463,7 +464,7 @@ def check_run(path: str | Path, verify: bool = False) -> RunCheck:
     return check
 
 
-def _consistent_parts(p: Path) -> list[int]:
+def _consistent_parts(p: Path | UrlPath) -> list[int]:
     """Part indices whose footers are readable and carry provenance (no manifest to hold them
     against; ``resume`` checks them against its own settings)."""
     good = []
@@ -481,20 +482,24 @@ def _consistent_parts(p: Path) -> list[int]:
 # ------------------------------------------------------------------------------- run folders
 
 
-def write_part_file(folder: str | Path, k: int, table: Any) -> dict[str, Any]:
+def write_part_file(folder: str | Path | UrlPath, k: int, table: Any) -> dict[str, Any]:
     """Write part ``k`` of a run into ``folder`` atomically (a temporary name, then a rename:
     a reader, a resume or a second writer of the same part never sees half a file); returns
     its manifest entry fields (``file``, ``bytes``). The run's own process and cluster workers
     alike write parts with this."""
-    final = Path(folder) / part_name(k)
+    final = location(folder) / part_name(k)
     tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
-    pq.write_table(table, tmp, **parquet_options(table.column_names))
-    os.replace(tmp, final)
+    source, fs = arrow(tmp)
+    pq.write_table(table, source, filesystem=fs, **parquet_options(table.column_names))
+    replace(tmp, final)
     return {"file": final.name, "bytes": final.stat().st_size}
 
 
-def _check_creatable(path: Path) -> None:
-    """Fail now, before any work, if ``path`` cannot become a folder."""
+def _check_creatable(path: Path | UrlPath) -> None:
+    """Fail now, before any work, if ``path`` cannot become a folder (a store's URL: its
+    first write says)."""
+    if isinstance(path, UrlPath):
+        return
     for parent in (path, *path.parents):
         if parent.exists():
             if not parent.is_dir():
@@ -511,11 +516,15 @@ class RunFolder:
     work); :meth:`open` then clears, repairs and writes the manifest."""
 
     def __init__(
-        self, path: str | Path, settings: RunSettings, resume: bool = False, overwrite: bool = False
+        self,
+        path: str | Path | UrlPath,
+        settings: RunSettings,
+        resume: bool = False,
+        overwrite: bool = False,
     ) -> None:
         if resume and overwrite:
             raise RunFolderError("use either --resume or --overwrite, not both")
-        self.path = Path(path)
+        self.path = location(path)
         self.settings = settings
         self.resume = resume
         self.overwrite = overwrite
@@ -587,7 +596,7 @@ class RunFolder:
         already there (``resume``: footer, provenance and every row group), set aside what is
         damaged or foreign and rebuild the list of parts done; then write the manifest."""
         if self.exists and self.overwrite:
-            shutil.rmtree(self.path)
+            rmtree(self.path)
         self.path.mkdir(parents=True, exist_ok=True)
         self._clean_temporaries()
         if self._manifest_bad is not None and self.manifest_path.exists():
@@ -602,7 +611,7 @@ class RunFolder:
         self._save_manifest()
         return self
 
-    def _set_aside(self, f: Path, why: str, then: str) -> None:
+    def _set_aside(self, f: Path | UrlPath, why: str, then: str) -> None:
         """Move ``f`` into ``_damaged/`` (never delete what a user may want to look at)."""
         aside = self.path / DAMAGED
         aside.mkdir(exist_ok=True)
@@ -611,7 +620,7 @@ class RunFolder:
         while target.exists():
             target = aside / f"{f.name}.{n}"
             n += 1
-        os.replace(f, target)
+        replace(f, target)
         self.repairs.append(f"{f.name} {why}: moved to {DAMAGED}/{target.name}, {then}")
 
     def _check_parts(self) -> None:
@@ -633,7 +642,7 @@ class RunFolder:
             if k is None or k >= self.settings.n_parts:
                 self._set_aside(f, "is not a part of this run", "left out")
 
-    def _entry(self, k: int, f: Path) -> dict[str, Any]:
+    def _entry(self, k: int, f: Path | UrlPath) -> dict[str, Any]:
         start, count = self.settings.part_range(k)
         return {"file": f.name, "start": start, "count": count, "bytes": f.stat().st_size}
 
@@ -693,19 +702,19 @@ _REMEDY = (
 )
 
 
-def damaged_part_error(f: Path, e: BaseException) -> RunFolderError:
+def damaged_part_error(f: Path | UrlPath, e: BaseException) -> RunFolderError:
     """The error for a file that cannot be read: its name, the reason and the remedy."""
     return _damage(f, e)
 
 
-def _damage(f: Path, e: BaseException) -> RunFolderError:
+def _damage(f: Path | UrlPath, e: BaseException) -> RunFolderError:
     where = f.parent if f.suffix == ".parquet" else f
     return RunFolderError(f"cannot read {str(f)!r} ({_reason(e)}): {_REMEDY.format(dir=where)}")
 
 
-def read_provenance(path: str | Path) -> dict[str, Any]:
+def read_provenance(path: str | Path | UrlPath) -> dict[str, Any]:
     """The provenance of a part file, or of a run folder (its first part)."""
-    p = Path(path)
+    p = location(path)
     if p.is_dir():
         parts = sorted(p.glob(PART_GLOB))
         if not parts:
@@ -718,7 +727,8 @@ def read_provenance(path: str | Path) -> dict[str, Any]:
     if not p.exists():
         raise RunFolderError(f"no such file or folder: {str(p)!r}")
     try:
-        meta = pq.read_schema(p).metadata or {}
+        source, fs = arrow(p)
+        meta = pq.read_schema(source, filesystem=fs).metadata or {}
     except (pa.ArrowException, OSError, ValueError) as e:
         raise _damage(p, e) from None
     if META_KEY not in meta:
@@ -729,11 +739,12 @@ def read_provenance(path: str | Path) -> dict[str, Any]:
         raise _damage(p, e) from None
 
 
-def read_every_row_group(path: str | Path) -> None:
+def read_every_row_group(path: str | Path | UrlPath) -> None:
     """Decode every row group of one part file; a :class:`RunFolderError` naming it otherwise."""
-    p = Path(path)
+    p = location(path)
+    source, fs = arrow(p)
     try:
-        with pq.ParquetFile(p, page_checksum_verification=True) as pf:
+        with pq.ParquetFile(source, filesystem=fs, page_checksum_verification=True) as pf:
             for i in range(pf.num_row_groups):
                 pf.read_row_group(i)
     except (pa.ArrowException, OSError, ValueError) as e:
@@ -757,19 +768,21 @@ def manifest_provenance(settings: dict[str, Any]) -> dict[str, Any]:
     return meta
 
 
-def part_files(path: Path) -> list[Path]:
+def part_files(path: str | Path | UrlPath) -> list[Path | UrlPath]:
     """The part files of a run folder (or the one file given)."""
+    path = location(path)
     parts = sorted(path.glob(PART_GLOB)) if path.is_dir() else [path]
     if not parts:
         raise RunFolderError(f"{str(path)!r} holds no part files: not a run folder")
     return parts
 
 
-def _first_damage(parts: list[Path], columns: list[str] | None) -> RunFolderError:
+def _first_damage(parts: list[Path | UrlPath], columns: list[str] | None) -> RunFolderError:
     """The error naming the first part that cannot be read (footer, then the columns)."""
     for f in parts:
         try:
-            pq.read_table(f, columns=columns, page_checksum_verification=True)
+            source, fs = arrow(f)
+            pq.read_table(source, filesystem=fs, columns=columns, page_checksum_verification=True)
         except (pa.ArrowException, OSError, ValueError) as e:
             return _damage(f, e)
     return RunFolderError(
@@ -777,17 +790,18 @@ def _first_damage(parts: list[Path], columns: list[str] | None) -> RunFolderErro
     )
 
 
-def read_columns(path: str | Path, columns: list[str] | None = None) -> pa.Table:
+def read_columns(path: str | Path | UrlPath, columns: list[str] | None = None) -> pa.Table:
     """The named columns (None: all) of a run folder or part file as one Arrow table, parts in
     hand order, page checksums verified. A part that cannot be read gives a
     :class:`RunFolderError` naming it and the remedy.
 
     Part by part with ``pq.ParquetFile``, not ``pq.read_table`` or ``pyarrow.dataset`` (they
     load pandas, about half a second): ``run`` reads its summary back with this."""
-    p = Path(path)
+    p = location(path)
     parts = part_files(p)
     try:
-        names = pq.read_schema(parts[0]).names
+        source, fs = arrow(parts[0])
+        names = pq.read_schema(source, filesystem=fs).names
     except (pa.ArrowException, OSError, ValueError):
         raise _first_damage(parts, None) from None
     missing = [c for c in columns or [] if c not in names]
@@ -796,7 +810,8 @@ def read_columns(path: str | Path, columns: list[str] | None = None) -> pa.Table
     tables = []
     for f in parts:
         try:
-            with pq.ParquetFile(f, page_checksum_verification=True) as part:
+            source, fs = arrow(f)
+            with pq.ParquetFile(source, filesystem=fs, page_checksum_verification=True) as part:
                 tables.append(part.read(columns=columns))
         except (pa.ArrowException, OSError, ValueError) as e:
             raise _damage(f, e) from None
@@ -832,7 +847,7 @@ def column_array(table: pa.Table, name: str) -> np.ndarray:
     return np.concatenate(pieces)
 
 
-def _manifest_or_problem(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
+def _manifest_or_problem(folder: Path | UrlPath) -> tuple[dict[str, Any] | None, str | None]:
     """(the manifest, None), or (None, what is wrong with it: ``missing``, ``not valid JSON
     (...)``, ...)."""
     p = folder / MANIFEST
@@ -868,16 +883,17 @@ def _listed_parts(doc: dict[str, Any]) -> dict[int, dict[str, Any]]:
     return out
 
 
-def read_manifest(path: str | Path) -> dict[str, Any]:
+def read_manifest(path: str | Path | UrlPath) -> dict[str, Any]:
     """The manifest of a run folder; a missing or unreadable one is a :class:`RunFolderError`
     naming the file and the remedy."""
-    doc, problem = _manifest_or_problem(Path(path))
+    p = location(path)
+    doc, problem = _manifest_or_problem(p)
     if doc is not None:
         return doc
     if problem == "missing":
-        raise RunFolderError(f"{str(Path(path))!r} has no {MANIFEST}: not a run folder")
+        raise RunFolderError(f"{str(p)!r} has no {MANIFEST}: not a run folder")
     raise RunFolderError(
-        f"cannot read {str(Path(path) / MANIFEST)!r}: {problem}: rerun the run's command with "
+        f"cannot read {str(p / MANIFEST)!r}: {problem}: rerun the run's command with "
         "--resume to rebuild it from the parts' provenance"
     )
 

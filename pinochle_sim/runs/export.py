@@ -41,6 +41,7 @@ from pinochle_sim.runs.dataset import (
     read_provenance,
 )
 from pinochle_sim.runs.dataset import ruleset_of as _ruleset_of
+from pinochle_sim.runs.storage import UrlPath, arrow, beside, location
 
 EXPORT_FORMATS = ("csv", "parquet")
 SEAT_NAMES = ("South", "West", "North", "East")
@@ -165,7 +166,7 @@ def _format_of(out: str | Path | None, fmt: str | None) -> str:
 
 
 def export_run(
-    run_dir: str | Path,
+    run_dir: str | Path | UrlPath,
     out: str | Path | None = None,
     fmt: str | None = None,
     decoded: bool = True,
@@ -174,16 +175,16 @@ def export_run(
     """Write the run in ``run_dir`` to one file (``out``; default ``RUN_DIR-decoded.csv`` beside
     the run) as CSV or Parquet (``fmt``, default from the suffix, else CSV), decoded or as
     stored. Parts are read and written one at a time; the file appears only when complete."""
-    src = Path(run_dir)
+    src = location(run_dir)
     parts = part_files(src)
     meta = read_provenance(src)
     rules = _ruleset_of(meta)
     kind = _format_of(out, fmt)
     suffix = "-decoded" if decoded else "-export"
-    target = Path(out) if out else Path(f"{os.path.normpath(src)}{suffix}.{kind}")
+    target = Path(out if out else beside(run_dir, f"{suffix}.{kind}"))
     if target.exists() and not overwrite:
         raise RunFolderError(f"{str(target)!r} already exists: pass --overwrite to replace it")
-    if target.resolve().parent == src.resolve() and kind == "parquet":
+    if isinstance(src, Path) and target.resolve().parent == src.resolve() and kind == "parquet":
         raise RunFolderError("write the export beside the run, not inside it: readers scan it")
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     rows = 0
@@ -191,7 +192,8 @@ def export_run(
     try:
         for f in parts:
             try:
-                t = pq.read_table(f, page_checksum_verification=True)
+                source, fs = arrow(f)
+                t = pq.read_table(source, filesystem=fs, page_checksum_verification=True)
             except (pa.ArrowException, OSError, ValueError) as e:
                 raise damaged_part_error(f, e) from None
             if decoded:

@@ -51,6 +51,7 @@ from pinochle_sim.runs.simulate import (
     engine_inputs,
     play_hands_array,
 )
+from pinochle_sim.runs.storage import StorageError, UrlPath, is_url, location
 from pinochle_sim.runs.warmup import Notify, warm_up
 
 DEFAULT_PART_SIZE = 1 << 17
@@ -224,6 +225,8 @@ def estimate(
 
 
 def _free_bytes(out: str | Path) -> int | None:
+    if is_url(out):
+        return None  # a store's free space is not ours to know: the first failed write says
     for parent in (Path(out).absolute(), *Path(out).absolute().parents):
         if parent.exists():
             try:
@@ -234,19 +237,16 @@ def _free_bytes(out: str | Path) -> int | None:
 
 
 def local_path(out: str) -> str:
-    """The folder of a run's output path: a path, or a ``file://`` URL. Another URL scheme
-    (an object store) is refused with what to do instead: run folders are checked, renamed
-    into place and resumed as local files (mount the store with a FUSE driver on every
-    machine)."""
-    scheme, sep, rest = out.partition("://")
-    if not sep:
-        return out
-    if scheme == "file":
-        return rest
-    raise RunFolderError(
-        f"run folders are local paths or file:// URLs, not {scheme}:// ({out!r}): mount the "
-        "store as a folder on every machine (s3fs, gcsfuse, blobfuse2) and pass that path"
-    )
+    """The run folder ``out`` names: a path, a ``file://`` URL (its path), or another fsspec
+    URL (``s3://bucket/runs/p0``: kept as it is, read and written through fsspec). A URL fsspec
+    cannot open (an unknown scheme, its driver not installed) is a :class:`RunFolderError`."""
+    try:
+        where = location(out)
+    except StorageError as e:
+        raise RunFolderError(str(e)) from None
+    if isinstance(where, UrlPath) and not where.path.strip("/"):
+        raise RunFolderError(f"{out!r} names no folder: give one, e.g. {out.rstrip('/')}/runs/p0")
+    return out if isinstance(where, UrlPath) else str(where)
 
 
 def run(
@@ -324,8 +324,6 @@ def run(
         dd=dd,
     )
     path = out or default_out_dir(inputs.rules, seed, hands, games)
-    if backend is not None and "://" in path and not path.startswith("file://"):
-        backend.check_path(path)  # an unreachable URL is named as such, before the refusal
     path = local_path(path)
     folder = RunFolder(path, settings, resume=resume, overwrite=overwrite)  # reads only
     if backend is not None:
@@ -499,7 +497,7 @@ def _summarise(
         "repairs": tuple(folder.repairs),
     }
     if folder.settings.games:
-        t = read_columns(Path(path), ["game_winner"])
+        t = read_columns(path, ["game_winner"])
         w = column_array(t, "game_winner").astype(np.int64)
         n_games = int((w >= 0).sum())
         return RunSummary(
@@ -511,7 +509,7 @@ def _summarise(
         )
     if not engine_for(r).has_auction:
         cols = ["meld_0", "meld_1", "score_0", "score_1", "winner"]
-        t = read_columns(Path(path), cols)
+        t = read_columns(path, cols)
         d = {c: column_array(t, c).astype(np.int64) for c in cols}
         w = d["winner"]
         return RunSummary(
@@ -525,7 +523,7 @@ def _summarise(
     seats = range(r.players)
     cols = ["bidder", "bid", "stuck", "made", "conceded"]
     cols += [f"team_meld_{k}" for k in sides] + [f"meld_{p}" for p in seats]
-    t = read_columns(Path(path), cols)
+    t = read_columns(path, cols)
     d = {c: column_array(t, c) for c in cols}
     bidder = d["bidder"].astype(np.int64)
     bside = bidder % 2 if r.partnerships else bidder

@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 
 from pinochle_sim.runs.dataset import _first_damage, part_files
+from pinochle_sim.runs.storage import UrlPath, arrow
 
 _CHECKED = ds.ParquetFileFormat(
     default_fragment_scan_options=ds.ParquetFragmentScanOptions(page_checksum_verification=True)
@@ -19,11 +20,13 @@ _CHECKED = ds.ParquetFileFormat(
 """Parquet as this package reads it: page checksums verified where the file has them."""
 
 
-def open_dataset(path: str | Path) -> ds.Dataset:
-    """A run's part files as one Arrow dataset (other files in the folder are ignored); a part
-    whose footer cannot be read gives a :class:`~.dataset.RunFolderError` naming it."""
-    parts = part_files(Path(path))
+def open_dataset(path: str | Path | UrlPath) -> ds.Dataset:
+    """A run's part files (a folder or a store's URL) as one Arrow dataset (other files in the
+    folder are ignored); a part whose footer cannot be read gives a
+    :class:`~.dataset.RunFolderError` naming it."""
+    parts = part_files(path)
+    fs = arrow(parts[0])[1]
     try:
-        return ds.dataset([str(p) for p in parts], format=_CHECKED)
+        return ds.dataset([arrow(p)[0] for p in parts], format=_CHECKED, filesystem=fs)
     except (pa.ArrowException, OSError, ValueError):
         raise _first_damage(parts, None) from None

@@ -200,6 +200,39 @@ def test_resume_on_the_cluster_redoes_only_what_is_missing(backend, tmp_path):
     assert_same_run(tmp_path / "here", there)
 
 
+def test_workers_write_through_fsspec_to_a_store_url_and_resume_there(backend, tmp_path):
+    """``local://`` is fsspec's own local file system: a URL, so the workers (other processes)
+    and the client read and write it through fsspec, as they would an object store's."""
+    run(HANDS, seed=8, out=str(tmp_path / "here"), part_size=PART)
+    url = f"local://{tmp_path / 'there'}"
+    s = run(HANDS, seed=8, out=url, part_size=PART, backend=backend)
+    assert (s.path, s.hands_computed) == (url, HANDS)
+    assert_same_run(tmp_path / "here", tmp_path / "there")
+    (tmp_path / "there" / part_name(0)).unlink()
+    s = run(HANDS, seed=8, out=url, part_size=PART, resume=True, backend=backend)
+    assert s.hands_computed == PART
+    assert_same_run(tmp_path / "here", tmp_path / "there")
+
+
+def test_thread_workers_share_an_in_memory_store(tmp_path):
+    """Workers that are threads of this process see its ``memory://`` store: the probe lets
+    it through, and the parts the workers write there are the local run's."""
+    import fsspec
+    from distributed import Client, LocalCluster
+
+    run(HANDS, seed=1, out=str(tmp_path / "here"), part_size=PART)
+    url = f"memory://cluster-tests/{os.getpid()}-{time.monotonic_ns()}"
+    lc = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0")
+    with cluster.DaskBackend(Client(lc), lc) as threaded:
+        s = run(HANDS, seed=1, out=url, part_size=PART, backend=threaded)
+    assert s.hands_computed == HANDS
+    mem = fsspec.filesystem("memory")
+    for k in range(PARTS):
+        with mem.open(f"/{url.removeprefix('memory://')}/{part_name(k)}", "rb") as f:
+            assert pq.read_table(f).equals(pq.read_table(tmp_path / "here" / part_name(k)))
+    assert json.loads(mem.cat(f"/{url.removeprefix('memory://')}/{MANIFEST}"))["complete"]
+
+
 def test_compare_sweep_and_advise_equal_the_local_results(backend, monkeypatch):
     a, b = PolicySet(play="counting"), DEFAULT_POLICIES
     n = 1200

@@ -17,8 +17,9 @@ from pinochle_sim.runs.dataset import (
     ruleset_of,
 )
 from pinochle_sim.runs.scan import open_dataset
+from pinochle_sim.runs.storage import UrlPath, location
 
-Data: TypeAlias = "str | Path | pd.DataFrame"
+Data: TypeAlias = "str | Path | UrlPath | pd.DataFrame"
 
 
 def columns(data: Data, names: list[str]) -> pd.DataFrame:
@@ -28,7 +29,7 @@ def columns(data: Data, names: list[str]) -> pd.DataFrame:
         if missing:
             raise ValueError(f"the data has no column(s) {', '.join(missing)}")
         return data[names]
-    path = Path(data)
+    path = location(data)
     if not path.exists():
         raise ValueError(f"no such run folder or file: {str(path)!r}")
     return read_columns(path, names).to_pandas()  # a damaged part is named, with the remedy
@@ -38,7 +39,7 @@ def column_names(data: Data) -> list[str]:
     """The column names of a run folder / part file, or of a DataFrame (nothing is read)."""
     if isinstance(data, pd.DataFrame):
         return [str(c) for c in data.columns]
-    path = Path(data)
+    path = location(data)
     if not path.exists():
         raise ValueError(f"no such run folder or file: {str(path)!r}")
     return list(open_dataset(path).schema.names)
@@ -110,7 +111,7 @@ def extent(data: Data) -> Extent:
         rows = len(data)
         games = data["game"].nunique() if unit == "games" and "game" in data else rows
     else:
-        path = Path(data)
+        path = location(data)
         if path.is_dir() and (path / MANIFEST).exists():
             manifest = read_manifest(path)
             planned = manifest.get("settings", {}).get("hands", planned)

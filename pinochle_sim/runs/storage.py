@@ -1,0 +1,224 @@
+"""Where run folders live: a local folder, or any fsspec URL (an object store, a shared store).
+
+:func:`location` turns what a user typed into a path object. A plain path or a ``file://`` URL
+gives a :class:`pathlib.Path`; every other URL (``s3://bucket/runs/p0``, ``gs://...``,
+``memory://...``) gives a :class:`UrlPath`, the few ``pathlib`` operations a run folder needs
+carried out by the URL's fsspec filesystem. The rest of :mod:`~pinochle_sim.runs.dataset` is
+written once against that common surface, plus three helpers for what ``pathlib`` spells as a
+function: :func:`replace` (the atomic rename that puts a part in place), :func:`rmtree` and
+:func:`arrow` (the source and filesystem pyarrow reads or writes a file with).
+
+Atomicity: a part is written under a temporary name and renamed. A local rename is atomic; an
+object store's rename is a copy and a delete, and its objects appear whole or not at all, so a
+reader never sees half a part either way. What a store cannot give is the local folder's
+``rename over an existing file`` in one step: that only matters to two writers of the same
+part, which a run never has.
+
+fsspec is imported only when a URL is used (``run`` on local folders does not load it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+LOCAL_SCHEMES = ("", "file")
+"""Schemes that name a local folder (read and written with ``os`` calls)."""
+
+
+class StorageError(ValueError):
+    """A URL that cannot be used: fsspec missing, an unknown scheme, its driver not installed."""
+
+
+def scheme(path: str | os.PathLike[str]) -> str:
+    """The URL scheme of ``path`` (``""`` for a plain path). Only ``name://`` counts, so
+    Windows drives and colons in file names stay paths."""
+    text = os.fspath(path)
+    head, sep, _ = text.partition("://")
+    return head.lower() if sep and head.replace("+", "").replace("-", "").isalnum() else ""
+
+
+def is_url(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a URL that is not a local folder."""
+    return scheme(path) not in LOCAL_SCHEMES
+
+
+def location(path: str | os.PathLike[str] | UrlPath) -> Path | UrlPath:
+    """A :class:`~pathlib.Path` for a local path or ``file://`` URL, a :class:`UrlPath` for
+    any other fsspec URL; a :class:`StorageError` (one line) for a URL that cannot be used."""
+    if isinstance(path, UrlPath | Path):
+        return path
+    text = os.fspath(path)
+    kind = scheme(text)
+    if kind == "":
+        return Path(text)
+    if kind == "file":
+        return Path(text.partition("://")[2])
+    return UrlPath.parse(text)
+
+
+def beside(run: str | os.PathLike[str], suffix: str) -> str:
+    """Where an output made from a run goes by default: ``RUN{suffix}`` beside a local run;
+    for a run on a store, ``NAME{suffix}`` in the current folder (reports and exports are local
+    files)."""
+    text = os.fspath(run)
+    if is_url(text):
+        return f"{text.rstrip('/').rsplit('/', 1)[-1]}{suffix}"
+    return f"{os.path.normpath(location(text))}{suffix}"
+
+
+def filesystem(url: str) -> tuple[Any, str]:
+    """(fsspec filesystem, path inside it) for ``url``; a one-line :class:`StorageError` when
+    fsspec or the scheme's driver is missing."""
+    try:
+        import fsspec
+    except ImportError:
+        raise StorageError(
+            f"{url!r} is a URL: run folders on a store need fsspec "
+            '(pip install fsspec, or pip install "pinochle-sim[cluster]")'
+        ) from None
+    try:
+        return fsspec.core.url_to_fs(url)
+    except ImportError as e:  # fsspec knows the scheme, its driver is not installed
+        raise StorageError(f"cannot use {url!r}: {str(e).strip().splitlines()[0]}") from None
+    except (ValueError, TypeError) as e:  # "Protocol not known", a malformed URL
+        raise StorageError(f"cannot use {url!r}: {str(e).strip().splitlines()[0]}") from None
+
+
+class _Stat:
+    def __init__(self, size: int) -> None:
+        self.st_size = size
+
+
+class UrlPath:
+    """A file or folder at an fsspec URL, with the ``pathlib`` operations run folders use.
+
+    ``str()`` gives the URL back, so messages and provenance name what the user typed."""
+
+    def __init__(self, fs: Any, url: str, path: str) -> None:
+        self.fs = fs
+        self.url = url.rstrip("/")
+        self.path = path.rstrip("/") or "/"
+
+    @classmethod
+    def parse(cls, url: str) -> UrlPath:
+        fs, path = filesystem(url)
+        return cls(fs, url, path)
+
+    def __str__(self) -> str:
+        return self.url
+
+    def __repr__(self) -> str:
+        return f"UrlPath({self.url!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, UrlPath) and self.url == other.url
+
+    def __hash__(self) -> int:
+        return hash(self.url)
+
+    def __lt__(self, other: UrlPath) -> bool:
+        return self.url < other.url
+
+    def __truediv__(self, name: str) -> UrlPath:
+        return UrlPath(self.fs, f"{self.url}/{name}", f"{self.path.rstrip('/')}/{name}")
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def suffix(self) -> str:
+        name = self.name
+        dot = name.rfind(".")
+        return name[dot:] if dot > 0 else ""
+
+    @property
+    def parent(self) -> UrlPath:
+        """The folder above (never above the URL's bucket or root)."""
+        if "/" not in self.path.strip("/") or "/" not in self.url.partition("://")[2]:
+            return self
+        return UrlPath(self.fs, self.url.rsplit("/", 1)[0], self.path.rsplit("/", 1)[0] or "/")
+
+    def with_name(self, name: str) -> UrlPath:
+        return self.parent / name
+
+    def exists(self) -> bool:
+        return bool(self.fs.exists(self.path))
+
+    def is_dir(self) -> bool:
+        return bool(self.fs.isdir(self.path))
+
+    def is_file(self) -> bool:
+        return bool(self.fs.isfile(self.path))
+
+    def iterdir(self) -> Iterator[UrlPath]:
+        try:
+            names = self.fs.ls(self.path, detail=False, refresh=True)
+        except TypeError:  # a filesystem whose ls takes no refresh
+            names = self.fs.ls(self.path, detail=False)
+        for n in sorted(names):
+            child = n.rstrip("/").rsplit("/", 1)[-1]
+            if child:
+                yield self / child
+
+    def glob(self, pattern: str) -> Iterator[UrlPath]:
+        import fnmatch
+
+        for child in self.iterdir():
+            if fnmatch.fnmatchcase(child.name, pattern):
+                yield child
+
+    def mkdir(self, parents: bool = False, exist_ok: bool = False) -> None:
+        if self.exists() and not exist_ok:
+            raise FileExistsError(str(self))
+        self.fs.makedirs(self.path, exist_ok=True)
+
+    def stat(self) -> _Stat:
+        return _Stat(int(self.fs.size(self.path)))
+
+    def unlink(self, missing_ok: bool = False) -> None:
+        try:
+            self.fs.rm_file(self.path)
+        except FileNotFoundError:
+            if not missing_ok:
+                raise
+
+    def absolute(self) -> UrlPath:
+        return self
+
+    def read_text(self, encoding: str = "utf-8") -> str:
+        with self.fs.open(self.path, "rb") as f:
+            return f.read().decode(encoding)
+
+    def write_text(self, text: str, encoding: str = "utf-8") -> None:
+        with self.fs.open(self.path, "wb") as f:
+            f.write(text.encode(encoding))
+
+
+def replace(src: Path | UrlPath, dst: Path | UrlPath) -> None:
+    """Move ``src`` onto ``dst`` (atomic for local folders; see the module text for stores)."""
+    if isinstance(src, UrlPath) and isinstance(dst, UrlPath):
+        if dst.exists():
+            dst.unlink()
+        src.fs.mv(src.path, dst.path)
+    else:
+        os.replace(src, dst)  # type: ignore[arg-type]
+
+
+def rmtree(path: Path | UrlPath) -> None:
+    if isinstance(path, UrlPath):
+        path.fs.rm(path.path, recursive=True)
+    else:
+        shutil.rmtree(path)
+
+
+def arrow(path: Path | UrlPath) -> tuple[str, Any]:
+    """(source, filesystem) for pyarrow's readers and writers: the local path and None, or the
+    path inside the store and its fsspec filesystem (pyarrow wraps it)."""
+    if isinstance(path, UrlPath):
+        return path.path, path.fs
+    return str(path), None
