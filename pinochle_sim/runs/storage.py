@@ -202,9 +202,13 @@ class UrlPath:
 def replace(src: Path | UrlPath, dst: Path | UrlPath) -> None:
     """Move ``src`` onto ``dst`` (atomic for local folders; see the module text for stores)."""
     if isinstance(src, UrlPath) and isinstance(dst, UrlPath):
-        if dst.exists():
-            dst.unlink()
-        src.fs.mv(src.path, dst.path)
+        try:
+            src.fs.mv(src.path, dst.path)  # object stores, memory, local: over dst in one step
+        except OSError:
+            if not dst.exists():
+                raise
+            dst.unlink()  # a store whose rename will not replace (SFTP-like): make way first
+            src.fs.mv(src.path, dst.path)
     else:
         os.replace(src, dst)  # type: ignore[arg-type]
 
