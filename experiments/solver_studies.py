@@ -43,7 +43,7 @@ from pinochle_sim.runs.runner import run
 from pinochle_sim.runs.simulate import play_hands
 
 OUT = RESULTS / "solver"
-DD_RUNS = ((0, 2000), (1, 2000))
+DD_RUNS = ((0, 2000),)
 """(seed, hands) of the partnership ``--dd`` runs the studies pool."""
 PART = 100
 COMPARE_DEALS = 2000
