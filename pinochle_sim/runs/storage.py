@@ -34,11 +34,13 @@ class StorageError(ValueError):
 
 
 def scheme(path: str | os.PathLike[str]) -> str:
-    """The URL scheme of ``path`` (``""`` for a plain path). Only ``name://`` counts, so
-    Windows drives and colons in file names stay paths."""
+    """The URL scheme of ``path`` (``""`` for a plain path): ``s3`` for ``s3://...``,
+    ``simplecache::s3`` for fsspec's chained ``simplecache::s3://...``. Only ``name://`` counts,
+    so Windows drives and colons in file names stay paths."""
     text = os.fspath(path)
     head, sep, _ = text.partition("://")
-    return head.lower() if sep and head.replace("+", "").replace("-", "").isalnum() else ""
+    bare = head.replace("+", "").replace("-", "").replace("::", "")
+    return head.lower() if sep and bare.isalnum() else ""
 
 
 def is_url(path: str | os.PathLike[str]) -> bool:

@@ -67,6 +67,7 @@ def test_where_a_path_points():
     assert location("memory://a").parent == location("memory://a")  # never above the root
     assert scheme("C:\\runs\\p0") == "" and scheme("runs/a:b") == ""  # paths, not URLs
     assert not is_url("file:///tmp/x") and is_url("s3://bucket/x")
+    assert scheme("simplecache::s3://bucket/x") == "simplecache::s3"  # an fsspec chain
     assert beside("s3://bucket/runs/p0/", "-report") == "p0-report"
     assert beside("runs/p0/", "-report") == "runs/p0-report"
 
