@@ -30,6 +30,7 @@ from pinochle_sim.rules import PRESETS, RulesError, Ruleset, dumps_ruleset, reso
 from pinochle_sim.rules.meld import score_meld
 from pinochle_sim.runs import bench as bench_stages
 from pinochle_sim.runs.backend import InputsSpec
+from pinochle_sim.runs.bench_solver import solver_times
 from pinochle_sim.runs.dataset import (
     RunCheck,
     check_run,
@@ -1154,6 +1155,15 @@ def _progress(preset: str, every: float = 10.0) -> Callable[[int, int, float], N
     return show
 
 
+def _solver_cards(text: str) -> int | None:
+    """``--solver-cards``: None for ``full``, else a card count of 1..15."""
+    if text.strip().lower() == "full":
+        return None
+    if not text.strip().isdigit() or not 1 <= int(text) <= 15:
+        raise click.BadParameter(f"give a number of cards 1-15 or 'full', not {text!r}")
+    return int(text)
+
+
 @main.command()
 @click.option(
     "--hands",
@@ -1173,26 +1183,41 @@ def _progress(preset: str, every: float = 10.0) -> Callable[[int, int, float], N
     "--solver-deals",
     type=click.IntRange(0, 100_000),
     default=None,
-    help="Full deals per preset for the double-dummy solver's times (0: skip them) "
+    help="Deals per preset for the double-dummy solver's times (0: skip them) "
     "[default: 200, 0 with --quick].",
+)
+@click.option(
+    "--solver-cards",
+    default="8",
+    show_default=True,
+    metavar="N|full",
+    help="Cards a seat in the solver's positions: N (1-15) after the bots' first tricks, or "
+    "'full' for the whole trick play (seconds a deal: 200 full deals of each preset take about "
+    "an hour).",
 )
 @click.option("--solver-only", is_flag=True, help="Only the double-dummy solver's times.")
 @_user_errors
 def bench(
-    hands_text: str, quick: bool, no_end_to_end: bool, solver_deals: int | None, solver_only: bool
+    hands_text: str,
+    quick: bool,
+    no_end_to_end: bool,
+    solver_deals: int | None,
+    solver_cards: str,
+    solver_only: bool,
 ) -> None:
     """Print, a line at a time as each is measured: each engine's first-call (compile or cache
     load) time, hands per second per stage on 1 and 2 threads, the double-dummy solver's time
-    per full deal of each preset (one thread: median, p95, max, nodes), end-to-end run times in
-    fresh processes (warm cache; empty cache, then the first run of each other engine), and the
-    peak memory.
+    per position of each preset (one thread: median, p95, max, nodes; 8 cards a seat unless
+    --solver-cards says otherwise), end-to-end run times in fresh processes (warm cache; empty
+    cache, then the first run of each other engine), and the peak memory.
 
     \b
     Examples:
       pinochle-sim bench --quick
       pinochle-sim bench --no-end-to-end --hands 1e6
-      pinochle-sim bench --solver-only --solver-deals 50
+      pinochle-sim bench --solver-only --solver-cards full --solver-deals 200
     """
+    cards = _solver_cards(solver_cards)
     t0 = time.perf_counter()
     n = parse_count(hands_text)
     effort = bench_stages.QUICK if quick else bench_stages.Effort()
@@ -1209,9 +1234,8 @@ def bench(
             click.echo(f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s")
     if solver_deals:
         for preset in PRESETS:
-            click.echo(
-                bench_stages.solver_times(preset, solver_deals, progress=_progress(preset)).line()
-            )
+            times = solver_times(preset, solver_deals, progress=_progress(preset), cards=cards)
+            click.echo(times.line())
     if not (no_end_to_end or solver_only or quick):
         secs = bench_stages.end_to_end(1_000_000)
         click.echo(f"{'run --hands 1e6 --rules partnership, warm compile cache':<62} {secs:6.2f} s")

@@ -1,6 +1,6 @@
-"""Benchmarks: each engine's first-call (compile) time, hands per second per stage, end-to-end
-runs in fresh processes (warm and empty compile cache), and the double-dummy solver's time per
-full deal.
+"""Benchmarks: each engine's first-call (compile) time, hands per second per stage, and
+end-to-end runs in fresh processes (warm and empty compile cache); the double-dummy solver's
+times are in :mod:`.bench_solver`.
 
 ``pinochle-sim bench`` / ``make bench``. Speed lives here, never in unit tests. Every stage is
 timed on batches sized to last a fraction of a second (:class:`Effort`) in one reused buffer, so
@@ -10,7 +10,6 @@ CLI prints each line as it is measured.
 
 from __future__ import annotations
 
-import math
 import os
 import platform
 import shutil
@@ -33,14 +32,10 @@ except ImportError:  # pragma: no cover - not on Windows
 from pinochle_sim.core.deal import _deal
 from pinochle_sim.core.jit import pjit
 from pinochle_sim.engines import EngineInputs
-from pinochle_sim.rules import resolve_rules
-from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.rules.meld import _meld
 from pinochle_sim.runs import warmup
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.simulate import check_memory, engine_inputs, play_hands_array
-from pinochle_sim.runs.solve import trick_play
-from pinochle_sim.solver.kernel import H_NODES, dd_solve, new_generation, new_table
 
 
 @pjit
@@ -275,88 +270,3 @@ def machine() -> str:
         f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"numba {numba.__version__}, numpy {np.__version__}"
     )
-
-
-@dataclass(frozen=True)
-class SolverBench:
-    """Double-dummy solve times of full deals of one preset (one thread)."""
-
-    rules: str
-    deals: int
-    cards: int
-    """Cards per seat at the start of the solved position."""
-    seconds: tuple[float, ...]
-    nodes: tuple[int, ...]
-
-    def stat(self, q: float, of: str = "seconds") -> float:
-        """The ``q`` quantile (0.5 median, 0.95, 1.0 max) of seconds or nodes, by rank."""
-        values = sorted(getattr(self, of))
-        return values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))]
-
-    def median_ci(self, of: str = "seconds", level: float = 0.95) -> tuple[float, float]:
-        """A distribution-free confidence interval for the median: the order statistics
-        ``k`` and ``n + 1 - k`` (1-based), ``k`` the largest rank with a binomial(n, 1/2)
-        tail ``P(X < k)`` of at most ``(1 - level) / 2``; the whole range when n is too small
-        for the level."""
-        values = sorted(getattr(self, of))
-        n = len(values)
-        tail = (1 - level) / 2
-        k = 0
-        cum = 0.0
-        for i in range(n):
-            cum += math.comb(n, i) / 2**n
-            if cum > tail:
-                break
-            k = i + 1
-        if k == 0:
-            return values[0], values[-1]
-        return values[k - 1], values[n - k]
-
-    def line(self) -> str:
-        lo, hi = self.median_ci()
-        return (
-            f"solver, {self.rules:<19} {self.deals} deals of {self.cards} cards a seat: "
-            f"median {self.stat(0.5):.3f} s (95% CI {lo:.3f}-{hi:.3f}), "
-            f"p95 {self.stat(0.95):.3f} s, "
-            f"max {self.stat(1.0):.3f} s; nodes median {self.stat(0.5, 'nodes'):,.0f}, "
-            f"p95 {self.stat(0.95, 'nodes'):,.0f}, max {self.stat(1.0, 'nodes'):,.0f}"
-        )
-
-
-def solver_times(
-    rules: str = "partnership",
-    deals: int = 200,
-    seed: int = 0,
-    table_bits: int = 21,
-    progress: Callable[[int, int, float], None] | None = None,
-) -> SolverBench:
-    """Solve the trick play of ``deals`` simulated hands of ``seed`` (after the pass, the
-    discard or, in two-hand, for the play-out) for the bidder's side, one thread, a fresh table
-    generation for each; CPU seconds (the kernel runs on the calling thread) and nodes.
-
-    ``progress(done, deals, seconds)`` is called after each deal (seconds: the solves' CPU
-    time so far), so that a caller can show that a long run is moving."""
-    r = resolve_rules(rules)
-    ra = rule_array(r)
-    tt = new_table(table_bits)
-    tt[H_NODES + 1 :] += 0  # fault every page in now (~0.3 s for 128 MB), not in a timed solve
-    one_card = [1 << (5 - s) if s < r.players else 0 for s in range(4)]
-    dd_solve(*one_card, 0, 0, 0, ra, 1, tt)  # compile (or load) before timing
-    secs, nodes = [], []
-    cards = 0
-    for hand in range(deals):
-        play = trick_play(seed, hand, r)
-        p = play.start
-        cards = max(cards, p.tricks_left)
-        side = play.bidder if play.bidder is not None else p.leader
-        mask = sum(1 << s for s in p.side_seats(side))
-        h = [*p.hands, 0, 0, 0][:4]
-        new_generation(tt)
-        n0 = int(tt[H_NODES])
-        t = time.process_time()
-        dd_solve(h[0], h[1], h[2], h[3], p.leader, 0, p.trump, ra, mask, tt)
-        secs.append(time.process_time() - t)
-        nodes.append(int(tt[H_NODES]) - n0)
-        if progress is not None:
-            progress(hand + 1, deals, sum(secs))
-    return SolverBench(r.name, deals, cards, tuple(secs), tuple(nodes))
