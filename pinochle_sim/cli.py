@@ -71,9 +71,15 @@ def _user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             raise click.ClickException(str(e)) from None
         except BrokenPipeError:  # the reader went away: the entry point exits quietly
             raise
-        except OSError as e:  # unwritable or impossible paths
-            where = f": {e.filename}" if e.filename else ""
-            raise click.ClickException(f"{e.strerror or e}{where}") from None
+        except OSError as e:  # unwritable or impossible paths, a store's refusal
+            if e.strerror:
+                where = f": {e.filename}" if e.filename else ""
+                raise click.ClickException(f"{e.strerror}{where}") from None
+            what = "no such file or folder" if isinstance(e, FileNotFoundError) else ""
+            text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+            raise click.ClickException(
+                ": ".join(x for x in (what or type(e).__name__, text) if x)
+            ) from None
 
     return wrapper
 
@@ -1019,6 +1025,19 @@ def policies_command(kind: str | None, markdown: bool) -> None:
     click.echo(policies_text((kind,) if kind else KINDS))
 
 
+def _local_out(out: str | None, what: str) -> str | None:
+    """An output that is a local file or folder (``file://`` URLs too); a store's URL is a
+    one-line error (reports and exports are written locally)."""
+    if out is None:
+        return None
+    if is_url(out):
+        raise click.ClickException(
+            f"the {what} is written to a local file or folder, not {out!r}: give a path here "
+            "(and copy it to the store after)"
+        )
+    return str(location(out))
+
+
 class RunLocation(click.ParamType):
     """A run folder (or part file) that must exist, or a store's URL (``s3://bucket/runs/p0``,
     read through fsspec; its existence is checked when it is read)."""
@@ -1033,7 +1052,7 @@ class RunLocation(click.ParamType):
             return self.local.convert(value, param, ctx)
         try:
             location(str(value))
-        except StorageError as e:
+        except StorageError as e:  # also a driver that cannot connect (ftp, sftp)
             self.fail(str(e), param, ctx)
         return str(value)
 
@@ -1319,7 +1338,7 @@ def report(
 
     fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
     # Beside the run, not inside it: Parquet readers scan the whole run folder.
-    target = out or beside(run_dir, "-report")
+    target = _local_out(out, "report") or beside(run_dir, "-report")
     try:
         md = write_report(
             run_dir,
@@ -1615,7 +1634,7 @@ def export_command(
       pinochle-sim export runs/j7 --decoded --out j7.parquet
       duckdb -c "select bidder, avg(bid) from 'j7.parquet' group by 1"
     """
-    written = export_run(run_dir, out, fmt, decoded, overwrite)
+    written = export_run(run_dir, _local_out(out, "export"), fmt, decoded, overwrite)
     click.echo(f"{written.rows:,} rows written to {written.path} ({written.format})")
 
 

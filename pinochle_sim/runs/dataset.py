@@ -33,7 +33,7 @@ from pinochle_sim.core.version import __version__
 from pinochle_sim.policies import POLICY_KINDS, REGISTRY, PolicySet
 from pinochle_sim.rules import PRESETS, RulesError, Ruleset, loads_ruleset
 from pinochle_sim.rules.toml_io import dumps_ruleset
-from pinochle_sim.runs.storage import UrlPath, arrow, location, replace, rmtree
+from pinochle_sim.runs.storage import StorageError, UrlPath, arrow, location, replace, rmtree
 
 MANIFEST = "_manifest.json"  # leading "_": Parquet readers skip it
 DAMAGED = "_damaged"  # where resume sets aside what it cannot use (readers skip "_" folders)
@@ -575,7 +575,14 @@ class RunFolder:
         if doc is None:
             if problem == "missing" and not any(self.path.glob(PART_GLOB)):
                 raise RunFolderError(f"{str(self.path)!r} has no {MANIFEST}: not a run folder")
-            # Missing or unreadable: the parts' own provenance rebuilds it (each part is
+            if problem is not None and problem.startswith("unreadable"):
+                # the file could not be read at all (permissions, a store's refusal): its
+                # contents may be fine, so nothing is set aside on the strength of that
+                raise RunFolderError(
+                    f"cannot read {str(self.manifest_path)!r}: {problem}: fix the access and "
+                    "resume again"
+                )
+            # Missing or not a manifest: the parts' own provenance rebuilds it (each part is
             # checked against this run's settings on open).
             self._manifest_bad = problem
             return
@@ -855,7 +862,9 @@ def _manifest_or_problem(folder: Path | UrlPath) -> tuple[dict[str, Any] | None,
         doc = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None, "missing"
-    except (OSError, ValueError) as e:
+    except (OSError, StorageError) as e:  # a store's refusal is not the file's damage
+        return None, f"unreadable ({_reason(e)})"
+    except ValueError as e:
         return None, f"not valid JSON ({_reason(e)})"
     settings = doc.get("settings") if isinstance(doc, dict) else None
     needed = ("hands", "part_size")

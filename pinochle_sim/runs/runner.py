@@ -244,8 +244,11 @@ def local_path(out: str) -> str:
         where = location(out)
     except StorageError as e:
         raise RunFolderError(str(e)) from None
-    if isinstance(where, UrlPath) and not where.path.strip("/"):
-        raise RunFolderError(f"{out!r} names no folder: give one, e.g. {out.rstrip('/')}/runs/p0")
+    if isinstance(where, UrlPath) and where.parent == where:
+        raise RunFolderError(
+            f"{out!r} names no folder below the bucket or root: give one, e.g. "
+            f"{out.rstrip('/')}/runs/p0"
+        )
     return out if isinstance(where, UrlPath) else str(where)
 
 

@@ -19,6 +19,7 @@ fsspec is imported only when a URL is used (``run`` on local folders does not lo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Iterator
@@ -27,6 +28,12 @@ from typing import Any
 
 LOCAL_SCHEMES = ("", "file")
 """Schemes that name a local folder (read and written with ``os`` calls)."""
+
+
+CACHING_LAYERS = ("simplecache", "filecache", "blockcache", "cached")
+"""fsspec layers that cache file contents by name: refused for run folders (:func:`location`)."""
+GLOB_CHARACTERS = ("[", "]", "*", "?")
+"""Characters fsspec's ``mv`` and ``rm`` expand as patterns: refused in a store's path."""
 
 
 class StorageError(ValueError):
@@ -59,6 +66,18 @@ def location(path: str | os.PathLike[str] | UrlPath) -> Path | UrlPath:
         return Path(text)
     if kind == "file":
         return Path(text.partition("://")[2])
+    caches = [layer for layer in kind.split("::") if layer in CACHING_LAYERS]
+    if caches:
+        raise StorageError(
+            f"cannot use {text!r}: a {caches[0]}:: layer keeps copies of files that a run "
+            "renames into place and would read stale parts; give the store's own URL"
+        )
+    odd = [c for c in GLOB_CHARACTERS if c in text.partition("://")[2]]
+    if odd:
+        raise StorageError(
+            f"cannot use {text!r}: {odd[0]!r} in a store's path reads as a pattern to fsspec "
+            "(a rename or a removal could reach other files); choose a name without [ ] * ?"
+        )
     return UrlPath.parse(text)
 
 
@@ -85,9 +104,28 @@ def filesystem(url: str) -> tuple[Any, str]:
     try:
         return fsspec.core.url_to_fs(url)
     except ImportError as e:  # fsspec knows the scheme, its driver is not installed
-        raise StorageError(f"cannot use {url!r}: {str(e).strip().splitlines()[0]}") from None
-    except (ValueError, TypeError) as e:  # "Protocol not known", a malformed URL
-        raise StorageError(f"cannot use {url!r}: {str(e).strip().splitlines()[0]}") from None
+        raise StorageError(f"cannot use {url!r}: {_first_line(e)}") from None
+    except (ValueError, TypeError, OSError) as e:  # "Protocol not known", a malformed URL, a
+        # filesystem that connects as it is made (ftp, sftp, smb) and cannot
+        raise StorageError(f"cannot use {url!r}: {_first_line(e)}") from None
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0][:200] if text else type(e).__name__
+
+
+def _store_call(url: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args)`` on a store: its ``OSError``s (a missing file among them) pass as they are;
+    anything else a driver raises (missing credentials, a refused request) becomes a one-line
+    :class:`StorageError` naming the URL."""
+    try:
+        return fn(*args, **kwargs)
+    except OSError:
+        raise
+    except Exception as e:
+        why = f"{type(e).__name__}: {_first_line(e)}"
+        raise StorageError(f"the store refused {url!r}: {why}") from e
 
 
 class _Stat:
@@ -149,19 +187,24 @@ class UrlPath:
         return self.parent / name
 
     def exists(self) -> bool:
-        return bool(self.fs.exists(self.path))
+        return bool(_store_call(self.url, self.fs.exists, self.path))
 
     def is_dir(self) -> bool:
-        return bool(self.fs.isdir(self.path))
+        return bool(_store_call(self.url, self.fs.isdir, self.path))
 
     def is_file(self) -> bool:
-        return bool(self.fs.isfile(self.path))
+        return bool(_store_call(self.url, self.fs.isfile, self.path))
 
     def iterdir(self) -> Iterator[UrlPath]:
         try:
-            names = self.fs.ls(self.path, detail=False, refresh=True)
-        except TypeError:  # a filesystem whose ls takes no refresh
-            names = self.fs.ls(self.path, detail=False)
+            try:
+                names = _store_call(self.url, self.fs.ls, self.path, detail=False, refresh=True)
+            except StorageError as e:  # a filesystem whose ls takes no refresh
+                if not isinstance(e.__cause__, TypeError):
+                    raise
+                names = _store_call(self.url, self.fs.ls, self.path, detail=False)
+        except FileNotFoundError:  # an object store has no empty folders: nothing there yet
+            return
         for n in sorted(names):
             child = n.rstrip("/").rsplit("/", 1)[-1]
             if child:
@@ -177,14 +220,14 @@ class UrlPath:
     def mkdir(self, parents: bool = False, exist_ok: bool = False) -> None:
         if self.exists() and not exist_ok:
             raise FileExistsError(str(self))
-        self.fs.makedirs(self.path, exist_ok=True)
+        _store_call(self.url, self.fs.makedirs, self.path, exist_ok=True)
 
     def stat(self) -> _Stat:
-        return _Stat(int(self.fs.size(self.path)))
+        return _Stat(int(_store_call(self.url, self.fs.size, self.path)))
 
     def unlink(self, missing_ok: bool = False) -> None:
         try:
-            self.fs.rm_file(self.path)
+            _store_call(self.url, self.fs.rm_file, self.path)
         except FileNotFoundError:
             if not missing_ok:
                 raise
@@ -193,31 +236,38 @@ class UrlPath:
         return self
 
     def read_text(self, encoding: str = "utf-8") -> str:
-        with self.fs.open(self.path, "rb") as f:
-            return f.read().decode(encoding)
+        return bytes(_store_call(self.url, self.fs.cat_file, self.path)).decode(encoding)
 
     def write_text(self, text: str, encoding: str = "utf-8") -> None:
-        with self.fs.open(self.path, "wb") as f:
-            f.write(text.encode(encoding))
+        _store_call(self.url, self.fs.pipe_file, self.path, text.encode(encoding))
 
 
 def replace(src: Path | UrlPath, dst: Path | UrlPath) -> None:
-    """Move ``src`` onto ``dst`` (atomic for local folders; see the module text for stores)."""
+    """Move ``src`` onto ``dst`` (atomic for local folders; see the module text for stores).
+    On a store: a copy of the one file and the removal of the other (``cp_file``, ``rm_file``:
+    unlike ``mv``, neither reads its path as a pattern)."""
     if isinstance(src, UrlPath) and isinstance(dst, UrlPath):
-        try:
-            src.fs.mv(src.path, dst.path)  # object stores, memory, local: over dst in one step
-        except OSError:
-            if not dst.exists():
-                raise
-            dst.unlink()  # a store whose rename will not replace (SFTP-like): make way first
-            src.fs.mv(src.path, dst.path)
+        _store_call(src.url, src.fs.cp_file, src.path, dst.path)
+        _store_call(src.url, src.fs.rm_file, src.path)
     else:
         os.replace(src, dst)  # type: ignore[arg-type]
 
 
 def rmtree(path: Path | UrlPath) -> None:
+    """Remove a folder and everything in it. On a store, the files below it one by one: never
+    the bucket or container itself, whatever the URL names."""
     if isinstance(path, UrlPath):
-        path.fs.rm(path.path, recursive=True)
+        found = _store_call(path.url, path.fs.find, path.path, withdirs=True, detail=True)
+        folders = []
+        for name, info in sorted(found.items()):
+            if info.get("type") == "directory":
+                folders.append(name)
+            else:
+                _store_call(path.url, path.fs.rm_file, name)
+        for name in sorted(folders, key=len, reverse=True):  # what a file system keeps empty
+            if name.rstrip("/") != path.path.rstrip("/"):
+                with contextlib.suppress(OSError, StorageError):
+                    _store_call(path.url, path.fs.rmdir, name)
     else:
         shutil.rmtree(path)
 

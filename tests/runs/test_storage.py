@@ -15,6 +15,7 @@ import fsspec
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from fsspec.implementations.memory import MemoryFileSystem
 
 from pinochle_sim.cli import main
 from pinochle_sim.runs.dataset import (
@@ -30,6 +31,33 @@ from pinochle_sim.runs.storage import UrlPath, beside, is_url, location, scheme
 
 HANDS, PART = 3000, 1000
 MEM = fsspec.filesystem("memory")
+
+
+class BucketStore(MemoryFileSystem):
+    """``bucket://``: an in-memory store with an object store's folders, as S3 and GCS have
+    them: a folder is only a prefix of the files below it, so making one does nothing, and
+    listing one that holds nothing is a FileNotFoundError."""
+
+    protocol = ("bucket",)
+    store: dict = {}  # noqa: RUF012 - fsspec's own class attribute, shared on purpose
+    pseudo_dirs: list = [""]  # noqa: RUF012
+
+    def mkdir(self, path: str, create_parents: bool = True, **kwargs: object) -> None:
+        pass
+
+    def makedirs(self, path: str, exist_ok: bool = False) -> None:
+        pass
+
+    def rmdir(self, path: str) -> None:
+        pass
+
+    @classmethod
+    def _strip_protocol(cls, path: str) -> str:
+        path = path.removeprefix("bucket://")
+        return ("/" + path.lstrip("/")).rstrip("/") or "/"
+
+
+fsspec.register_implementation("bucket", BucketStore, clobber=True)
 
 
 def _url() -> str:
@@ -154,3 +182,83 @@ def test_a_store_whose_driver_is_missing_names_it(monkeypatch):
     res = CliRunner().invoke(main, ["run", "--hands", "10", "--out", "s3://bucket/runs/p0"])
     assert res.exit_code == 1 and "Install s3fs to access S3" in res.output, res.output
     assert len([ln for ln in res.output.splitlines() if ln.startswith("Error")]) == 1
+
+
+def test_a_store_without_empty_folders_runs_resumes_and_overwrites(tmp_path):
+    """S3-like folders (none until a file is in them): a fresh run, a resume that sets a
+    damaged part aside and an overwrite all work, and the records are the local run's."""
+    url = f"bucket://runs/{uuid.uuid4().hex}/p0"
+    fs = fsspec.filesystem("bucket")
+    root = url.removeprefix("bucket:/")
+    assert run(HANDS, seed=7, out=url, part_size=PART).hands_computed == HANDS
+    fs.pipe_file(f"{root}/part-00001.parquet", b"PAR1 damaged PAR1")
+    s = run(HANDS, seed=7, out=url, part_size=PART, resume=True)
+    assert s.hands_computed == PART and fs.exists(f"{root}/{DAMAGED}/part-00001.parquet")
+    assert check_run(url, verify=True).complete
+    s = run(HANDS, seed=7, out=url, part_size=PART, overwrite=True)
+    assert s.hands_computed == HANDS and not fs.exists(f"{root}/{DAMAGED}/part-00001.parquet")
+    run(HANDS, seed=7, out=str(tmp_path / "here"), part_size=PART)
+    for k in range(3):
+        with fs.open(f"{root}/part-0000{k}.parquet", "rb") as f:
+            assert pq.read_table(f).equals(
+                pq.read_table(tmp_path / "here" / f"part-0000{k}.parquet")
+            )
+
+
+def test_overwrite_on_a_store_removes_only_the_run_folder():
+    base = f"bucket://runs/{uuid.uuid4().hex}"
+    run(1000, out=f"{base}/p1")
+    run(1000, out=f"{base}/p10")
+    run(1000, seed=1, out=f"{base}/p1", overwrite=True)
+    assert read_manifest(f"{base}/p10")["complete"] and read_manifest(f"{base}/p1")["complete"]
+
+
+@pytest.mark.parametrize(
+    ("out", "words"),
+    [
+        ("memory://runs/run[1]", "reads as a pattern"),
+        ("memory://runs/p?", "reads as a pattern"),
+        ("simplecache::memory://runs/p0", "simplecache:: layer"),
+        ("bucket://only-a-bucket", "names no folder below the bucket"),
+    ],
+)
+def test_store_urls_a_run_folder_cannot_use_safely_are_refused(out, words):
+    res = CliRunner().invoke(main, ["run", "--hands", "10", "--out", out])
+    errors = [line for line in res.output.splitlines() if line.startswith("Error")]
+    assert res.exit_code == 1 and len(errors) == 1 and words in errors[0], res.output
+
+
+@pytest.mark.parametrize("command", ["report", "export"])
+def test_reports_and_exports_are_not_written_to_a_url(command, tmp_path):
+    url = _url()
+    run(1000, out=url)
+    res = CliRunner().invoke(main, [command, url, "--out", "memory://elsewhere/out"])
+    errors = [line for line in res.output.splitlines() if line.startswith("Error")]
+    assert res.exit_code == 1 and len(errors) == 1, res.output
+    assert "written to a local file or folder" in errors[0]
+    assert not (Path("memory:") / "elsewhere").exists()
+
+
+def test_a_store_that_refuses_is_a_one_line_error(monkeypatch):
+    """A driver's own exception (botocore's NoCredentialsError is not an OSError) names the
+    URL in one line; a store that cannot be reached at all (nothing listens at this FTP
+    address) does too."""
+    url = _url()
+    run(1000, out=url)
+
+    class NoCredentials(Exception):
+        pass
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise NoCredentials("Unable to locate credentials")
+
+    monkeypatch.setattr(MemoryFileSystem, "exists", refuse)
+    for args in (["info", url], ["run", "--hands", "10", "--out", url + "-2"]):
+        res = CliRunner().invoke(main, args)
+        errors = [line for line in res.output.splitlines() if line.startswith("Error")]
+        assert res.exit_code == 1 and len(errors) == 1, res.output
+        assert "NoCredentials: Unable to locate credentials" in errors[0]
+    monkeypatch.undo()
+    res = CliRunner().invoke(main, ["info", "ftp://127.0.0.1:1/runs/p0"])
+    errors = [line for line in res.output.splitlines() if line.startswith("Error")]
+    assert res.exit_code == 2 and len(errors) == 1 and "cannot use" in errors[0], res.output
