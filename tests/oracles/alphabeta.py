@@ -69,15 +69,16 @@ def _legal(counts, seat, trick, k, trump, follow, must_trump, head) -> int:
 
 
 @numba.njit(
-    "int64(int64[:, :], int64[:, :], int64[:, :], int64, int64, int64, int64, int64, int64,"
-    " int64, int64[:], int64, int64, int64, int64, int64)",
+    "int64(int64[:, :], int64[:, :], int64[:, :], int64[:, :], int64, int64, int64, int64, int64,"
+    " int64, int64, int64, int64[:], int64, int64, int64, int64, int64)",
     cache=False,
 )
-def _ab(counts, tricks, stats, k, leader, players, trump, follow, must_trump, head, points, last,
-        side_mask, cards_left, alpha, beta):  # fmt: skip
+def _ab(counts, tricks, stats, orders, depth, k, leader, players, trump, follow, must_trump, head,
+        points, last, side_mask, cards_left, alpha, beta):  # fmt: skip
     """Points the side (``side_mask``) takes from the current trick on; exact inside
     ``(alpha, beta)``, else a bound on the right side of the window (fail-hard). The current
-    trick is row ``cards_left`` of ``tricks`` (one row per trick, so none overwrites another)."""
+    trick is row ``cards_left`` of ``tricks`` (one row per trick, so none overwrites another);
+    row ``depth`` (cards played since the root) of ``orders`` holds this node's move order."""
     if cards_left == 0:
         return 0
     stats[0, 0] += 1  # nodes visited
@@ -96,7 +97,7 @@ def _ab(counts, tricks, stats, k, leader, players, trump, follow, must_trump, he
     maxing = (side_mask >> seat) & 1 == 1
     # Order (any order is exact; a good one is quicker): leading, aces first; following, a
     # seat whose side holds the trick plays low, otherwise it wins as cheaply as it can.
-    order = np.empty(24, dtype=np.int64)
+    order = orders[depth]
     n = 0
     for f in range(24):
         if (legal >> f) & 1:
@@ -139,12 +140,13 @@ def _ab(counts, tricks, stats, k, leader, players, trump, follow, must_trump, he
                 pts += last
             won_by = (leader + top) % players
             gained = pts if (side_mask >> won_by) & 1 else 0
-            v = gained + _ab(counts, tricks, stats, 0, won_by, players, trump, follow, must_trump,
-                             head, points, last, side_mask, cards_left - 1, alpha - gained,
-                             beta - gained)  # fmt: skip
+            v = gained + _ab(counts, tricks, stats, orders, depth + 1, 0, won_by, players, trump,
+                             follow, must_trump, head, points, last, side_mask, cards_left - 1,
+                             alpha - gained, beta - gained)  # fmt: skip
         else:
-            v = _ab(counts, tricks, stats, k + 1, leader, players, trump, follow, must_trump, head,
-                    points, last, side_mask, cards_left, alpha, beta)  # fmt: skip
+            v = _ab(counts, tricks, stats, orders, depth + 1, k + 1, leader, players, trump,
+                    follow, must_trump, head, points, last, side_mask, cards_left, alpha,
+                    beta)  # fmt: skip
         trick[k] = -1
         counts[seat, f] += 1
         if maxing:
@@ -192,8 +194,9 @@ def ab_value(
         t[cards_left, i] = f
     mask = sum(1 << s for s in side_seats)
     stats = np.zeros((1, 1), dtype=np.int64)
+    orders = np.zeros((cards_left * players + 1, 24), dtype=np.int64)  # a row per depth
     return int(
-        _ab(counts, t, stats, len(trick), leader, players, trump, int(follow), int(must_trump),
-            HEADS.index(head), np.array(points, dtype=np.int64), last, mask, cards_left,
-            window[0], window[1])
+        _ab(counts, t, stats, orders, 0, len(trick), leader, players, trump, int(follow),
+            int(must_trump), HEADS.index(head), np.array(points, dtype=np.int64), last, mask,
+            cards_left, window[0], window[1])
     )  # fmt: skip

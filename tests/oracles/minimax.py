@@ -30,18 +30,19 @@ class TrickRules:
     must_trump: bool = True
 
 
+def _strength(c: Card, led: int, trump: int) -> int:
+    """Any trump over any card of the led suit, higher rank over lower; -1 never wins."""
+    if c[0] == trump:
+        return 20 + c[1]
+    if c[0] == led:
+        return 10 + c[1]
+    return -1
+
+
 def beats(card: Card, best: Card, led: int, trump: int) -> bool:
     """Does ``card``, played later, take the trick from ``best`` (RULES.md 7: the highest trump,
     else the highest card of the led suit; of two identical cards the first played wins)?"""
-
-    def strength(c: Card) -> int:
-        if c[0] == trump:
-            return 20 + c[1]
-        if c[0] == led:
-            return 10 + c[1]
-        return -1
-
-    return strength(card) > strength(best)
+    return _strength(card, led, trump) > _strength(best, led, trump)
 
 
 def winner_index(trick: list[Card], trump: int) -> int:
