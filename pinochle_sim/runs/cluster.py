@@ -39,6 +39,7 @@ from distributed.client import FutureCancelledError
 from pinochle_sim.core.jit import source_hash
 from pinochle_sim.core.version import __version__
 from pinochle_sim.runs.backend import InputsSpec
+from pinochle_sim.runs.storage import first_line as _reason
 from pinochle_sim.runs.warmup import WHAT, compile_estimate, kernel_args, kernel_state, warm_up
 
 INSTALL = 'pip install "pinochle-sim[cluster]"'
@@ -51,11 +52,6 @@ MAX_LOCAL_WORKERS = 256
 class ClusterError(ValueError):
     """The cluster cannot be used as asked (unreachable scheduler, unreachable output path,
     a task that failed on every worker it was given to)."""
-
-
-def _reason(e: BaseException) -> str:
-    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-    return text[:200]
 
 
 def parse_local(address: str) -> int | None:

@@ -34,6 +34,7 @@ from pinochle_sim.policies import POLICY_KINDS, REGISTRY, PolicySet
 from pinochle_sim.rules import PRESETS, RulesError, Ruleset, loads_ruleset
 from pinochle_sim.rules.toml_io import dumps_ruleset
 from pinochle_sim.runs.storage import StorageError, UrlPath, arrow, location, replace, rmtree
+from pinochle_sim.runs.storage import first_line as _reason
 
 MANIFEST = "_manifest.json"  # leading "_": Parquet readers skip it
 DAMAGED = "_damaged"  # where resume sets aside what it cannot use (readers skip "_" folders)
@@ -180,11 +181,6 @@ def provenance(settings: RunSettings, start: int, count: int, created: str) -> d
 
 
 # ----------------------------------------------------------------------------- checking parts
-
-
-def _reason(e: BaseException) -> str:
-    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-    return text[:200]
 
 
 def _expected_meta(settings: dict[str, Any], start: int, count: int) -> dict[str, Any]:

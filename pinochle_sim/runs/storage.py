@@ -103,14 +103,14 @@ def filesystem(url: str) -> tuple[Any, str]:
         ) from None
     try:
         return fsspec.core.url_to_fs(url)
-    except ImportError as e:  # fsspec knows the scheme, its driver is not installed
-        raise StorageError(f"cannot use {url!r}: {_first_line(e)}") from None
-    except (ValueError, TypeError, OSError) as e:  # "Protocol not known", a malformed URL, a
-        # filesystem that connects as it is made (ftp, sftp, smb) and cannot
-        raise StorageError(f"cannot use {url!r}: {_first_line(e)}") from None
+    except (ImportError, ValueError, TypeError, OSError) as e:
+        # a driver not installed ("Install s3fs to access S3"), "Protocol not known", a
+        # malformed URL, a filesystem that connects as it is made (ftp, sftp, smb) and cannot
+        raise StorageError(f"cannot use {url!r}: {first_line(e)}") from None
 
 
-def _first_line(e: BaseException) -> str:
+def first_line(e: BaseException) -> str:
+    """An exception as one line for an error message (its type when it says nothing)."""
     text = str(e).strip()
     return text.splitlines()[0][:200] if text else type(e).__name__
 
@@ -124,7 +124,7 @@ def _store_call(url: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
     except OSError:
         raise
     except Exception as e:
-        why = f"{type(e).__name__}: {_first_line(e)}"
+        why = f"{type(e).__name__}: {first_line(e)}"
         raise StorageError(f"the store refused {url!r}: {why}") from e
 
 
@@ -191,9 +191,6 @@ class UrlPath:
 
     def is_dir(self) -> bool:
         return bool(_store_call(self.url, self.fs.isdir, self.path))
-
-    def is_file(self) -> bool:
-        return bool(_store_call(self.url, self.fs.isfile, self.path))
 
     def iterdir(self) -> Iterator[UrlPath]:
         try:
