@@ -747,7 +747,7 @@ def parse_fixes(specs: tuple[str, ...]) -> dict[int, str]:
     fixed: dict[int, str] = {}
     for spec in specs:
         seat, sep, cards = spec.partition("=")
-        if not sep or not seat.strip().isdigit():
+        if not sep or not seat.strip().isdigit() or not cards.strip():
             raise click.BadParameter(
                 f"{spec!r}: write SEAT=CARDS, e.g. --fix '0=AS AS 10S'", param_hint="--fix"
             )
@@ -1107,6 +1107,8 @@ def info(path: str, as_json: bool, verify: bool) -> None:
         for key in ("package_version", "engine_version", "rules", "seed", "dealer", "created"):
             if key in meta:
                 click.echo(f"{key}: {meta[key]}")
+        for seat, cards in (meta.get("fixed") or {}).items():
+            click.echo(f"fixed, seat {seat}: {cards}")
         for kind, spec in meta.get("policies", {}).items():
             ps = ", ".join(f"{k}={v}" for k, v in spec["params"].items())
             click.echo(f"policy {kind}: {spec['name']}" + (f" ({ps})" if ps else ""))
@@ -1668,7 +1670,7 @@ def _quiet_broken_pipe() -> None:
     default="20000",
     show_default=True,
     metavar="N",
-    help="Simulated deals per trump suit (1e5 gives CIs of about ±0.3 points).",
+    help="Simulated deals per trump suit (1e5 gives P(make) CIs of about ±0.3 percentage points).",
 )
 @seed_option
 @click.option(
@@ -1693,6 +1695,7 @@ def _quiet_broken_pipe() -> None:
     default=None,
     help="Write the P(make) chart to this path (PNG and SVG; no suffix needed).",
 )
+@click.option("--overwrite", is_flag=True, help="Replace the --out folder if it already exists.")
 @threads_option
 @cluster_option
 @policy_options
@@ -1709,6 +1712,7 @@ def advise_command(
     as_json: bool,
     out: str | None,
     chart: str | None,
+    overwrite: bool,
     threads: int | None,
     cluster: str | None,
     params: tuple[str, ...],
@@ -1735,6 +1739,14 @@ def advise_command(
         raise click.BadParameter(f"a percentage between 1 and 99, got {risk}", param_hint="--risk")
     n = parse_count(hands_text)
     policies = make_policies(policy_names, params)
+    if chart and not engine_inputs(ruleset, policies).engine.has_auction:
+        raise click.ClickException(
+            f"--chart draws P(make) against the bid, and rules {ruleset.name!r} have no auction"
+        )
+    if chart and os.path.splitext(chart)[1].lower() in (".png", ".svg", ".pdf"):
+        chart = os.path.splitext(chart)[0]  # the chart is written as PNG and SVG
+    if out and os.path.exists(out) and not overwrite:  # before the deals, not after
+        raise click.ClickException(f"{out!r} already exists: pass --overwrite to replace it")
     with cluster_backend(cluster, threads, quiet=as_json) as backend:
         if backend is not None:
             _warm(engine_inputs(ruleset, policies), Progress(0, quiet=True), backend)
@@ -1747,7 +1759,7 @@ def advise_command(
             files = advice_chart(a, chart)
         if out:
             run_sim(n, seed, ruleset, policies, out, threads, fixed={seat: a.cards},
-                    dealer=dealer, backend=backend)  # fmt: skip
+                    dealer=dealer, backend=backend, overwrite=overwrite)  # fmt: skip
     if as_json:
         click.echo(json.dumps(a.to_json()))
         return
@@ -1784,7 +1796,9 @@ def advice_lines(a: Any) -> list[str]:
         m = t.meld_after_pass
         lines.append("")
         lines.append(
-            f"{t.trump}: meld now {t.meld_now}, after the pass mean {m['mean']:.0f} "
+            f"{t.trump}: meld now {t.meld_now}, "
+            f"{'the side after the pass' if t.partner_meld is not None else 'after the widow'} "
+            f"mean {m['mean']:.0f} "
             f"(10/50/90%: {m['p10']:.0f}/{m['p50']:.0f}/{m['p90']:.0f}), trick points "
             f"{t.trick_points:.0f} ± {t.trick_points_ci:.1f}"
         )

@@ -34,7 +34,8 @@ from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.simulate import deal_constraints, engine_inputs, play_hands_array
 
 STOP_BELOW = 0.05
-"""The bid ladder stops at the first bid made less often than this."""
+"""The bid ladder stops at the first bid made less often than this (or than ``risk``, when
+that is lower, so that the highest bid made at least ``risk`` percent of the time is on it)."""
 DEFAULT_RISK = 75
 
 ACES = (5, 11, 17, 23)
@@ -222,7 +223,7 @@ def _auction(advice: Advice, inputs: Any, backend: Backend | None) -> None:
             score = np.where(made, counted, -b).astype(float)
             mean, ci = _mean_ci(score)
             rows.append(BidRow(b, k / n, float(lo), float(hi), mean, ci))
-            if k / n < STOP_BELOW or b > r.min_bid + 100 * step:
+            if k / n < min(STOP_BELOW, advice.risk / 100) or b > r.min_bid + 100 * step:
                 break
             b += step
         best = max(rows, key=lambda x: x.expected_score).bid

@@ -283,6 +283,12 @@ def resume_command(settings: dict[str, Any], path: str | Path | UrlPath) -> str:
     else:
         words.append("--rules YOUR-RULES.toml")
     words += _policy_words(settings.get("policies") or {})
+    if settings.get("dealer") is not None:
+        words.append(f"--dealer {settings['dealer']}")
+    for seat, cards in (settings.get("fixed") or {}).items():
+        words.append(f"--fix '{seat}={cards}'")
+    if settings.get("dd"):
+        words.append("--dd")
     from_default = 1 << 14 if unit == "games" else 1 << 17
     if settings.get("part_size") not in (None, from_default):
         words.append(f"--part-size {settings['part_size']}")

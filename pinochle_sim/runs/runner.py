@@ -45,6 +45,7 @@ from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.records import fields_for, to_table
 from pinochle_sim.runs.simulate import (
     Fixed,
+    check_dealer,
     check_range,
     deal_constraints,
     describe_constraints,
@@ -302,6 +303,7 @@ def run(
         raise ValueError("part_size must be positive")
     inputs = engine_inputs(rules, policies)
     check_range(seed, 0, hands)
+    check_dealer(inputs, dealer)  # before the folder is made
     if games and dealer is not None:
         raise ValueError("a games run rotates the dealer: it cannot be fixed")
     fx = deal_constraints(inputs, fixed)

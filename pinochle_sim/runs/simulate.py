@@ -70,6 +70,10 @@ def engine_inputs(
 
 
 def check_dealer(inputs: EngineInputs, dealer: int | None) -> None:
+    if dealer is not None and (
+        isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer))
+    ):
+        raise ValueError(f"dealer must be a seat number, got {dealer!r}")
     if dealer is not None and not 0 <= dealer < inputs.rules.players:
         raise ValueError(f"dealer must be a seat 0..{inputs.rules.players - 1}, got {dealer}")
 

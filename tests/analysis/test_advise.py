@@ -137,6 +137,7 @@ def test_json_fields() -> None:
         (["run", "--hands", "10", "--fix", "0=AS AS", "--fix", "1=AS"], "fixed for seats 0 and 1"),
         (["run", "--hands", "10", "--rules", "three-hand", "--fix", "3=AS"], "seats 0..2"),
         (["run", "--hands", "10", "--fix", "AS"], "SEAT=CARDS"),
+        (["run", "--hands", "10", "--fix", "0="], "SEAT=CARDS"),
     ],
 )
 def test_bad_input_gets_one_line(args, needle, tmp_path) -> None:
@@ -219,3 +220,80 @@ def test_auction_only_refuses_what_has_no_auction() -> None:
         deal_constraints(engine_inputs("two-hand"), auction_only=True)
     with pytest.raises(ValueError, match="forced contract"):
         deal_constraints(engine_inputs("partnership"), bidder=0, trump=0, auction_only=True)
+
+
+def test_chart_path_with_a_suffix_is_not_doubled(tmp_path) -> None:
+    r = invoke("advise", HAND, "--hands", "300", "--chart", str(tmp_path / "c.png"))
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.png", "c.svg"]
+
+
+def test_two_hand_chart_is_refused_before_the_deals(tmp_path) -> None:
+    r = invoke("advise", "AS AS AH AH 10H KH QH JH 9D KC QC JC", "--rules", "two-hand",
+               "--chart", str(tmp_path / "c"))  # fmt: skip
+    assert r.exit_code != 0
+    assert "no auction" in r.output and "Traceback" not in r.output
+    assert not list(tmp_path.iterdir())
+
+
+def test_advise_out_is_checked_before_the_deals_and_can_be_replaced(tmp_path) -> None:
+    out = tmp_path / "adv"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    r = invoke("advise", HAND, "--hands", "300", "--out", str(out))
+    assert r.exit_code != 0
+    assert "already exists: pass --overwrite" in r.output
+    assert "Bid up to" not in r.output and "Pass:" not in r.output  # nothing simulated
+    assert (out / "keep.txt").read_text() == "mine"
+    first = invoke("run", "--hands", "300", "--out", str(tmp_path / "r"), "--quiet")
+    assert first.exit_code == 0, first.output
+    r = invoke("advise", HAND, "--hands", "300", "--out", str(tmp_path / "r"), "--overwrite")
+    assert r.exit_code == 0, r.output
+    meta = json.loads(pq.read_table(tmp_path / "r").schema.metadata[b"pinochle_sim"])
+    assert meta["fixed"] == {"0": format_cards(parse_cards(HAND))}
+
+
+def test_a_low_risk_gets_a_ladder_long_enough_to_answer() -> None:
+    a = advise(HAND, hands=2000, seed=1, risk=1)
+    for t in a.by_trump:
+        last = t.bids[-1]
+        assert last.p_make < 0.01 or last.bid > 2000  # the ladder ran past the 1% bid
+        made = [b.bid for b in t.bids if b.p_make >= 0.01]
+        assert t.max_bid_at_risk == (max(made) if made else None)
+
+
+def test_bad_dealer_leaves_no_folder_behind(tmp_path) -> None:
+    out = tmp_path / "r"
+    r = invoke("run", "--hands", "100", "--quiet", "--dealer", "4", "--out", str(out))
+    assert r.exit_code != 0 and "dealer must be a seat 0..3" in r.output
+    assert not out.exists()
+    r = invoke("run", "--hands", "100", "--quiet", "--dealer", "3", "--out", str(out))
+    assert r.exit_code == 0, r.output
+
+
+def test_library_refuses_a_dealer_that_is_not_a_seat_number() -> None:
+    from pinochle_sim import play_hands
+
+    for bad in (1.0, True):
+        with pytest.raises(ValueError, match="dealer must be a seat number"):
+            play_hands(10, dealer=bad)
+
+
+def test_info_shows_the_fixed_cards_and_resumes_with_them(tmp_path) -> None:
+    out = tmp_path / "r"
+    r = invoke("run", "--hands", "300", "--part-size", "100", "--fix", f"2={HAND}", "--dealer",
+               "1", "--out", str(out), "--quiet")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    whole = pq.read_table(out).to_pandas()
+    info = invoke("info", str(out))
+    assert f"fixed, seat 2: {format_cards(parse_cards(HAND))}" in info.output, info.output
+    (out / "part-00001.parquet").unlink()
+    info = invoke("info", str(out))
+    line = next(x for x in info.output.splitlines() if "finish it with:" in x)
+    command = line.split("finish it with: pinochle-sim ", 1)[1]
+    import shlex
+
+    r = invoke(*shlex.split(command))
+    assert r.exit_code == 0, r.output
+    again = pq.read_table(out).to_pandas()
+    assert again.equals(whole)
