@@ -34,6 +34,7 @@ from pinochle_sim.runs.bench_solver import solver_times
 from pinochle_sim.runs.dataset import (
     RunCheck,
     check_run,
+    holds_files,
     manifest_provenance,
     part_name,
     read_columns,
@@ -1745,7 +1746,7 @@ def advise_command(
         )
     if chart and os.path.splitext(chart)[1].lower() in (".png", ".svg", ".pdf"):
         chart = os.path.splitext(chart)[0]  # the chart is written as PNG and SVG
-    if out and os.path.exists(out) and not overwrite:  # before the deals, not after
+    if out and not overwrite and holds_files(location(out)):  # before the deals, not after
         raise click.ClickException(f"{out!r} already exists: pass --overwrite to replace it")
     with cluster_backend(cluster, threads, quiet=as_json) as backend:
         if backend is not None:
@@ -1796,8 +1797,7 @@ def advice_lines(a: Any) -> list[str]:
         m = t.meld_after_pass
         lines.append("")
         lines.append(
-            f"{t.trump}: meld now {t.meld_now}, "
-            f"{'the side after the pass' if t.partner_meld is not None else 'after the widow'} "
+            f"{t.trump}: meld now {t.meld_now}, the side after the {a.exchange} "
             f"mean {m['mean']:.0f} "
             f"(10/50/90%: {m['p10']:.0f}/{m['p50']:.0f}/{m['p90']:.0f}), trick points "
             f"{t.trick_points:.0f} ± {t.trick_points_ci:.1f}"

@@ -84,6 +84,8 @@ class Advice:
     verdict: str = ""
     definition: str = ""
     policies: str = "default policies"
+    exchange: str = "pass"
+    """What changes the bidding side's meld before play: ``pass`` (partners) or ``widow``."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -202,6 +204,7 @@ def _auction(advice: Advice, inputs: Any, backend: Backend | None) -> None:
     partners = r.partnerships
     side = seat % 2 if partners else seat
     partner = (seat + 2) % 4 if partners else None
+    advice.exchange = "widow" if r.widow else "pass"
     step = min(r.bid_steps) if r.bid_steps else 10
     n = advice.hands
     for t in range(4):

@@ -497,6 +497,12 @@ def write_part_file(folder: str | Path | UrlPath, k: int, table: Any) -> dict[st
     return {"file": final.name, "bytes": final.stat().st_size}
 
 
+def holds_files(path: Path | UrlPath) -> bool:
+    """Whether ``path`` is a folder with something in it: a run there needs ``resume`` or
+    ``overwrite`` (an empty or missing folder is simply written)."""
+    return path.exists() and any(path.iterdir())
+
+
 def _check_creatable(path: Path | UrlPath) -> None:
     """Fail now, before any work, if ``path`` cannot become a folder (a store's URL: its
     first write says)."""
@@ -538,7 +544,7 @@ class RunFolder:
         self._listed: dict[int, dict[str, Any]] = {}
         self._manifest_bad: str | None = None
         _check_creatable(self.path)
-        self.exists = self.path.exists() and any(self.path.iterdir())
+        self.exists = holds_files(self.path)
         if self.exists and not (resume or overwrite):
             raise RunFolderError(
                 f"output folder {str(self.path)!r} already exists{self._state_words()}: pass "

@@ -245,6 +245,9 @@ def test_advise_out_is_checked_before_the_deals_and_can_be_replaced(tmp_path) ->
     assert "already exists: pass --overwrite" in r.output
     assert "Bid up to" not in r.output and "Pass:" not in r.output  # nothing simulated
     assert (out / "keep.txt").read_text() == "mine"
+    empty = tmp_path / "empty"
+    empty.mkdir()  # an empty folder is written, as run writes it
+    assert invoke("advise", HAND, "--hands", "300", "--out", str(empty)).exit_code == 0
     first = invoke("run", "--hands", "300", "--out", str(tmp_path / "r"), "--quiet")
     assert first.exit_code == 0, first.output
     r = invoke("advise", HAND, "--hands", "300", "--out", str(tmp_path / "r"), "--overwrite")

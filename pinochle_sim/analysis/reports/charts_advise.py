@@ -46,8 +46,7 @@ def _chart(advice: Any) -> Any:
     ax.legend(loc="upper right", frameon=False)
     note(
         fig,
-        f"{advice.verdict}. Made = the side's meld after the "
-        f"{'pass' if advice.by_trump[0].partner_meld is not None else 'widow'} plus its trick "
+        f"{advice.verdict}. Made = the side's meld after the {advice.exchange} plus its trick "
         "points reach the bid, with the "
         "other seats playing the chosen policies: odds against this table, not perfect play.",
         left=True,
