@@ -189,7 +189,7 @@ def pimc_play(v: PlayView, n_worlds: int, from_trick: int, rs: np.ndarray, work:
     return best
 
 
-@jit
+@jit(allocates=True)
 def pimc(v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray) -> int:
     """Kernel of the ``play`` hook for ``pimc``: ``q`` = (worlds, from_trick, ...)."""
     return pimc_play(v, q[PIMC_WORLDS], q[PIMC_FROM_TRICK], rs, work)

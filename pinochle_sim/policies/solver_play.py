@@ -52,7 +52,7 @@ def unseen_copies(hand: int, played: int) -> int:
     return rest
 
 
-@jit
+@jit(allocates=True)
 def solver_play(v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray) -> int:
     """A best card of the two-hand play-out for ``v.seat`` (module docstring)."""
     ra = np.zeros(RA_SIZE, dtype=np.int64)

@@ -228,7 +228,7 @@ def _gcd(a: int, b: int) -> int:
     return a
 
 
-@jit
+@jit(allocates=True)
 def _set_context(tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int) -> None:
     """Make the header describe this rule set, trump and side; a change starts a generation."""
     same = tt[H_GEN] > 0
@@ -281,7 +281,7 @@ def _rank_order(tt: np.ndarray, most_first: bool) -> int:
     return packed
 
 
-@jit
+@jit(allocates=True)
 def _build_canon(tt: np.ndarray) -> None:
     """Fill :data:`CANON` and :data:`UNCANON` for the points of the context.
 

@@ -277,7 +277,7 @@ def _score_hand(
     return made
 
 
-@jit
+@jit(borrows=True)
 def _play_hand(
     bundle: PolicyBundle,
     ra: np.ndarray,

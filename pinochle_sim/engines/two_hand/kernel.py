@@ -417,7 +417,7 @@ def _play_out(
     return log[(n - 1) * TK_WIDTH + TK_WINNER]
 
 
-@jit
+@jit(borrows=True)
 def _play_deal(
     bundle: PolicyBundle,
     ra: np.ndarray,
