@@ -53,7 +53,9 @@ def game_winner(out: np.ndarray, row: int, g0: int, sides: int, target: int, bsi
 def grow(buf: np.ndarray, rows: int) -> np.ndarray:
     """``buf`` with room for more rows (doubled), keeping the first ``rows``."""
     bigger = np.empty((buf.shape[0], 2 * buf.shape[1]), dtype=np.int64)
-    bigger[:, :rows] = buf[:, :rows]
+    for c in range(buf.shape[0]):  # not a slice assignment (auction _play_chunk: compile time)
+        for r in range(rows):
+            bigger[c, r] = buf[c, r]
     return bigger
 
 

@@ -505,17 +505,15 @@ def _play_chunk(
     ca_l = ca.copy()
     pp_l = pp.copy()
     fx_l = fx.copy()
-    buf = np.empty((out.shape[0], hi - lo), dtype=np.int64)
     st = np.empty(SCRATCH2_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
     rm = np.empty(2, dtype=np.uint64)
     trace = np.empty(1, dtype=np.int64)
     for i in range(lo, hi):
         _play_deal(
-            bundle, ra_l, ma_l, ca_l, pp_l, seed, fx_l, start + i, fixed_dealer, buf, i - lo, st,
-            rs, rm, trace, False,
+            bundle, ra_l, ma_l, ca_l, pp_l, seed, fx_l, start + i, fixed_dealer, out, i, st, rs,
+            rm, trace, False,
         )  # fmt: skip
-    out[:, lo:hi] = buf
 
 
 @jit
