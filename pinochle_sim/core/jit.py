@@ -112,8 +112,12 @@ def jit(func=None, *, borrows: bool = False, allocates: bool = False, **extra):
     array argument otherwise costs an atomic increment and decrement per call (about 5 ns each;
     once a third of a full hand's time), which numba cannot remove around calls that may
     raise. A function called from such code that does allocate says ``allocates=True`` (it
-    keeps its own counting); one that does not say either inherits its caller's setting, and
-    an allocation reached without counting fails to compile, loudly, never silently."""
+    keeps its own counting) and must not hand an array back to its borrowing caller, which
+    would never free it (``tests/core/test_jit_refcounts.py`` checks every engine's runs free
+    all they allocate). A function that says neither inherits its caller's setting; an
+    allocation reached without counting fails to compile, loudly. numba's cache does not key
+    compiled code by this setting, so such a function may load the copy another caller
+    compiled: either copy is correct there, since it allocates nothing."""
     if borrows and allocates:
         raise ValueError("a kernel either borrows or allocates")
     options = {**_OPTIONS, **extra}

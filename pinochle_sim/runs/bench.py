@@ -94,6 +94,12 @@ QUICK = Effort(max_hands=100_000, batch_s=0.08, repeat=2)
 """``bench --quick``: about a tenth of a second per measurement."""
 
 
+def _count(n: int) -> str:
+    """``1e6`` for 1,000,000, as a user types it (``f"{n:.0e}"`` gives ``1e+06``)."""
+    mantissa, _, exponent = f"{n:.0e}".partition("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
 def _timed(fn: Callable[[int], None], m: int) -> float:
     t = time.perf_counter()
     fn(m)
@@ -255,12 +261,12 @@ def cold_runs(
     tmp = tempfile.mkdtemp(prefix="pinochle-bench-cache-")
     try:
         yield (
-            f"run --hands {hands:.0e} --rules {rules}, empty compile cache",
+            f"run --hands {_count(hands)} --rules {rules}, empty compile cache",
             end_to_end(hands, cold=True, rules=rules, cache_dir=tmp),
         )
         for other in ("three-hand", "two-hand"):
             secs = end_to_end(first_hands, cold=True, rules=other, cache_dir=tmp)
-            yield f"first run --hands {first_hands:.0e} --rules {other} after it", secs
+            yield f"first run --hands {_count(first_hands)} --rules {other} after it", secs
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
