@@ -147,7 +147,7 @@ def _start_hands(
     return 1 << bidder
 
 
-@jit
+@jit(entry=True)
 def _start_block(
     rec: np.ndarray, xi: np.ndarray, players: int, partners: bool, out: np.ndarray
 ) -> None:
@@ -158,7 +158,7 @@ def _start_block(
         out[:, i] = hands
 
 
-@jit
+@jit(entry=True)
 def _dd_auction(
     rec: np.ndarray, xi: np.ndarray, ra: np.ndarray, players: int, partners: bool, lo: int,
     hi: int, tt: np.ndarray, res: np.ndarray,
@@ -178,7 +178,7 @@ def _dd_auction(
         res[1, i] = saved and meld + v + extra >= rec[xi[X_BID], i]
 
 
-@jit
+@jit(entry=True)
 def _dd_two_hand(
     ra: np.ndarray, ma: np.ndarray, ca: np.ndarray, pp: np.ndarray, bundle: object, seed: int,
     fx: np.ndarray, start: int, lo: int, hi: int, fixed_dealer: int, ncol: int, tt: np.ndarray,

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from pinochle_sim.core.jit import COMPILE_RECORD
+from pinochle_sim.core.jit import COMPILE_RECORD, KernelDispatcher
 from pinochle_sim.engines import EngineInputs
 from pinochle_sim.runs.games import play_games_array
 from pinochle_sim.runs.simulate import play_hands_array, trace_arrays
@@ -83,7 +83,10 @@ def kernel_args(inputs: EngineInputs, entry: str) -> tuple[Any, ...]:
 
 def kernel_state(kernel: Any, args: tuple[Any, ...]) -> str:
     """``compiled`` (in this process), ``cached`` (on disk), ``cold`` or ``unknown`` for a call
-    of ``kernel`` with ``args`` (``unknown``: not a numba dispatcher, or numba changed)."""
+    of ``kernel`` with ``args`` (``unknown``: not a numba dispatcher, or numba changed); for a
+    kernel compiled for jitted callers only, of the twin that Python calls."""
+    if isinstance(kernel, KernelDispatcher):
+        kernel = kernel.python()
     try:
         argtypes = tuple(kernel.typeof_pyval(a) for a in args)
         if argtypes in kernel.overloads:

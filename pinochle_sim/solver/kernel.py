@@ -314,7 +314,7 @@ def _build_canon(tt: np.ndarray) -> None:
             tt[CANON + 64 * p + x] = y
 
 
-@jit
+@jit(entry=True)
 def new_generation(tt: np.ndarray) -> None:
     """Forget every table entry: the next call starts a new generation (for fair timing)."""
     tt[H_CTX + CX_TRUMP] = -1  # matches no context, so the next call moves on a generation
@@ -1141,7 +1141,7 @@ def _narrow(
     return lo, hi
 
 
-@jit
+@jit(entry=True)
 def dd_bounds(
     h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
     side_mask: int, tt: np.ndarray, lo: int, hi: int, max_nodes: int,
@@ -1161,7 +1161,7 @@ def _value(tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, tric
     return lo
 
 
-@jit
+@jit(entry=True)
 def dd_solve(
     h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
     side_mask: int, tt: np.ndarray,
@@ -1218,7 +1218,7 @@ def _legal_now(tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, 
     return _legal_for(tt, st[0], st[2], st[3])
 
 
-@jit
+@jit(entry=True)
 def dd_move_values(
     h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
     side_mask: int, tt: np.ndarray, out: np.ndarray,
@@ -1240,7 +1240,7 @@ def _tie_order(tt: np.ndarray, f: int) -> int:
     return _pts(tt, f) * 64 + (f % 6) * 4 + f // 6
 
 
-@jit
+@jit(entry=True)
 def dd_best(
     h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
     side_mask: int, tt: np.ndarray,

@@ -367,7 +367,7 @@ def _play_hand(
     )
 
 
-@jit
+@jit(entry=True)
 def _play_chunk(
     ra: np.ndarray,
     ma: np.ndarray,
@@ -408,7 +408,7 @@ def _play_chunk(
         )  # fmt: skip
 
 
-@jit
+@jit(entry=True)
 def _trace_one(
     ra: np.ndarray,
     ma: np.ndarray,
@@ -431,7 +431,7 @@ def _trace_one(
     )
 
 
-@jit
+@jit(entry=True)
 def _play_games(ra: np.ndarray, ma: np.ndarray, lay: np.ndarray, pp: np.ndarray,
                 bundle: PolicyBundle, seed: int, fx: np.ndarray, start: int, n: int, ncol: int,
                 g0: int) -> tuple[np.ndarray, int]:  # fmt: skip

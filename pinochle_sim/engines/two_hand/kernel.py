@@ -483,7 +483,7 @@ def _play_deal(
     out[D_WINNER, row] = 0 if s0 > s1 else (1 if s1 > s0 else -1)
 
 
-@jit
+@jit(entry=True)
 def _play_chunk(
     ra: np.ndarray,
     ma: np.ndarray,
@@ -516,7 +516,7 @@ def _play_chunk(
         )  # fmt: skip
 
 
-@jit
+@jit(entry=True)
 def _trace_one(
     ra: np.ndarray,
     ma: np.ndarray,
@@ -537,7 +537,7 @@ def _trace_one(
     _play_deal(bundle, ra, ma, ca, pp, seed, fx, h, fixed_dealer, out, 0, st, rs, rm, trace, True)
 
 
-@jit
+@jit(entry=True)
 def _play_games(ra: np.ndarray, ma: np.ndarray, ca: np.ndarray, pp: np.ndarray,
                 bundle: PolicyBundle, seed: int, fx: np.ndarray, start: int, n: int, ncol: int,
                 g0: int) -> tuple[np.ndarray, int]:  # fmt: skip
