@@ -359,7 +359,8 @@ def _play_hand(
                   laid)  # fmt: skip
         stream_init(rs, seed, h, STREAM_PLAY)
         log = scratch[S_LOG:SCRATCH_SIZE]
-        play_tricks(bundle, hands, bidder, bidder, trump, 0, ra, pp, rs, log, work)
+        none_played = np.int64(0)  # an int64, not the literal 0: the trick loop is shared
+        play_tricks(bundle, hands, bidder, bidder, trump, none_played, ra, pp, rs, log, work)
         _credit_tricks(log, ra[RA_HAND_SIZE], partners, sides, trace, tracing)
     out[C_CONCEDED, row] = conceded
     out[C_MADE, row] = _score_hand(

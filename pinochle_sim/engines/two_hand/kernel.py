@@ -92,9 +92,11 @@ from pinochle_sim.policies.slots import PP_MELD, PP_STOCK
 from pinochle_sim.rules.arrays import (
     RA_GAME_TARGET,
     RA_HAND_SIZE,
+    RA_PLAYERS,
     RA_POINTS,
     RA_ROUNDING,
     RA_TURNUP_DIX,
+    RA_WIDOW,
 )
 from pinochle_sim.rules.meld import _meld
 
@@ -170,7 +172,9 @@ def _setup(
     hs = ra[RA_HAND_SIZE]
     deck = st[X_DECK : X_DECK + 48]
     hands = st[X_HANDS : X_HANDS + 2]
-    _deal_fixed(seed, h, 2, hs, 0, fx, deck, rs, hands)
+    # players and widow from the rule array, not as constants: numba would compile the deal a
+    # second time for the literals (2, 0) instead of sharing the auction engine's
+    _deal_fixed(seed, h, ra[RA_PLAYERS], hs, ra[RA_WIDOW], fx, deck, rs, hands)
     cs = st[X_CS : X_CS + CS_SIZE]
     cs[:] = 0
     for i in range(48):
@@ -385,7 +389,10 @@ def _play_out(
     log = st[X_LOG : X_LOG + LOG_SIZE]
     hands = st[X_HANDS : X_HANDS + 2]
     work = st[X_WORK : X_WORK + 1]
-    play_tricks(bundle, hands, leader, EACH_SEAT_BIDS, trump, played, ra, pp, rs, log, work)
+    # np.int64(...): an int64, not the literal -1, so the trick loop compiled for the auction
+    # engine serves here too (one compile)
+    bidder = np.int64(EACH_SEAT_BIDS)
+    play_tricks(bundle, hands, leader, bidder, trump, played, ra, pp, rs, log, work)
     cs = st[X_CS : X_CS + CS_SIZE]
     n = ra[RA_HAND_SIZE]
     for t in range(n):
