@@ -201,13 +201,13 @@ def _random_play(legal: int, rs: np.ndarray) -> int:
 # the policy's integer parameters in registry order (``q``), the hand's play stream.
 
 
-@jit(inline="always")
+@jit
 def greedy(v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray) -> int:
     """``greedy``: ``q`` = (draw_trump, smear, ...)."""
     return _greedy_play(v, q[GREEDY_DRAW_TRUMP] != 0, q[GREEDY_SMEAR] != 0)
 
 
-@jit(inline="always")
+@jit
 def random_play(v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray) -> int:
     """``random``: a uniform choice among the legal faces (no parameters)."""
     return _random_play(v.legal, rs)
