@@ -12,7 +12,7 @@ import numpy as np
 
 from pinochle_sim.core.bits import popcount
 from pinochle_sim.core.jit import jit
-from pinochle_sim.core.rng import STREAM_DEAL, below, stream_init
+from pinochle_sim.core.rng import STREAM_DEAL, below, below_at, stream_init
 from pinochle_sim.core.tricks import add_card
 
 
@@ -42,17 +42,26 @@ def _deal(
     # The last block (widow, else the last seat) needs no draws when the whole deck is dealt;
     # with a stock (two-hand) its order matters, so shuffle everything.
     n_random = 47 if dealt < 48 else 48 - (widow if widow > 0 else hand_size)
+    # The stream, the hand being built and the seat's place in it stay in registers (no
+    # division by hand_size, no store per card).
+    seat, held, place = 0, 0, 0
+    key, counter = rs[0], rs[1]
     for i in range(48):
         if i < n_random:
-            j = i + below(rs, 48 - i)
+            r, counter = below_at(key, counter, 48 - i)
+            j = i + r
             f = deck[j]
             deck[j] = deck[i]
             deck[i] = f
         else:
             f = deck[i]
-        seat = i // hand_size
         if seat < players:
-            hands[seat] = add_card(hands[seat], f)
+            held = add_card(held, f)
+            place += 1
+            if place == hand_size:
+                hands[seat] = held
+                seat, held, place = seat + 1, 0, 0
+    rs[1] = counter
     w = 0
     for i in range(players * hand_size, players * hand_size + widow):
         w = add_card(w, deck[i])

@@ -56,15 +56,27 @@ def next_u64(rs: np.ndarray):
 @jit
 def below(rs: np.ndarray, n: int) -> int:
     """Uniform integer in ``0..n-1`` (``1 <= n < 2**32``): Lemire's method with rejection."""
+    r, counter = below_at(rs[0], rs[1], n)
+    rs[1] = counter
+    return r
+
+
+@jit
+def below_at(key, counter, n: int) -> tuple:
+    """:func:`below` on a stream held in two scalars (``key``, ``counter``: ``rs[0]``,
+    ``rs[1]``), for a loop that keeps them in registers: (the draw, the new counter)."""
     un = np.uint64(n)
-    m = (next_u64(rs) >> np.uint64(32)) * un
+    key = np.uint64(key)
+    counter = np.uint64(counter) + np.uint64(1)
+    m = (_mix64(key + counter * _GOLDEN) >> np.uint64(32)) * un
     low = m & _MASK32
     if low < un:
         threshold = (np.uint64(1 << 32) - un) % un
         while low < threshold:
-            m = (next_u64(rs) >> np.uint64(32)) * un
+            counter += np.uint64(1)
+            m = (_mix64(key + counter * _GOLDEN) >> np.uint64(32)) * un
             low = m & _MASK32
-    return np.int64(m >> np.uint64(32))
+    return np.int64(m >> np.uint64(32)), counter
 
 
 @jit

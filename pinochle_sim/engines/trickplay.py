@@ -15,7 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from pinochle_sim.core.jit import jit
-from pinochle_sim.core.tricks import PLANE, add_card, beaters, legal_mask, remove_card
+from pinochle_sim.core.tricks import (
+    PLANE,
+    add_card,
+    beaters,
+    legal_mask,
+    remove_card,
+    suit_of,
+)
 from pinochle_sim.policies.bundle import PolicyBundle
 from pinochle_sim.policies.dispatch import (
     CAPS_NONE,
@@ -26,7 +33,7 @@ from pinochle_sim.policies.dispatch import (
     reads_table,
 )
 from pinochle_sim.policies.known import K_LEADER, K_TRICK, note_play
-from pinochle_sim.policies.play import pack_points
+from pinochle_sim.policies.play import face_points, pack_points
 from pinochle_sim.policies.slots import PP_PLAY
 from pinochle_sim.policies.view import PlayView, pack_trick_rules
 from pinochle_sim.rules.arrays import (
@@ -116,12 +123,12 @@ def play_tricks(
                     on_table |= (f + 1) << (8 * k)
             hands[seat] = remove_card(hand, f)
             played = add_card(played, f)
-            value = ra[RA_POINTS + f % 6]
+            value = face_points(points, f)
             pts += value
             counters += value > 0
             log[row + TK_FACES + k] = f
             if k == 0:
-                led = f // 6
+                led = suit_of(f)
                 winner = f
                 winner_seat = seat
             else:

@@ -25,7 +25,7 @@ import numpy as np
 
 from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
-from pinochle_sim.core.tricks import SUIT_MASK, beaters, higher_in_suit, suit_len
+from pinochle_sim.core.tricks import beaters, higher_in_suit, suit_len, suit_mask, suit_of
 from pinochle_sim.policies.play import _cheapest, _richest, _unseen_faces, face_points
 from pinochle_sim.policies.slots import GREEDY_DRAW_TRUMP, GREEDY_SMEAR
 from pinochle_sim.policies.view import PlayView
@@ -50,11 +50,11 @@ def _threat(seat: int, led: int, winner: int, trump: int, unseen: int, caps: int
     led_out = _may_hold(caps, seat, led, unseen)
     if led_out:
         # It probably follows suit: only a higher card of the led suit beats a led-suit winner.
-        return winner // 6 == led and (higher_in_suit(winner) & led_out) != 0
+        return suit_of(winner) == led and (higher_in_suit(winner) & led_out) != 0
     if led == trump:
         return False
     trumps_out = _may_hold(caps, seat, trump, unseen)
-    if winner // 6 != trump:
+    if suit_of(winner) != trump:
         return trumps_out != 0
     return (higher_in_suit(winner) & trumps_out) != 0
 
@@ -89,7 +89,7 @@ def _counting_lead(
 ) -> int:  # fmt: skip
     held = hand & 0xFFFFFF
     unseen = _unseen_faces(hand, played)
-    trumps = held & SUIT_MASK[trump]
+    trumps = held & suit_mask(trump)
     bidding_side = seat == bidder or (partners and (seat - bidder) % 2 == 0)
     opp_trumps = False
     for i in range(1, players):
@@ -98,7 +98,7 @@ def _counting_lead(
             continue
         if not _void(caps, other, trump):
             opp_trumps = True
-    trumps_out = popcount(unseen & SUIT_MASK[trump])
+    trumps_out = popcount(unseen & suit_mask(trump))
     top = highest_bit_index(trumps) if trumps else -1
     boss_trump = top >= 0 and (higher_in_suit(top) & unseen) == 0
     drawing = draw_trump and bidding_side and trumps and opp_trumps and trumps_out > 0
@@ -107,7 +107,7 @@ def _counting_lead(
     # Cash a boss counter where no opponent can ruff, most cards still out first.
     best, best_out = -1, -1
     for s in range(4):
-        cards = held & SUIT_MASK[s]
+        cards = held & suit_mask(s)
         if s == trump or cards == 0:
             continue
         hi = highest_bit_index(cards)
@@ -118,7 +118,7 @@ def _counting_lead(
             other = (seat + i) % players
             if not (partners and i == 2) and _can_ruff(other, s, trump, unseen, caps):
                 ruffed = True
-        n_out = popcount(unseen & SUIT_MASK[s])
+        n_out = popcount(unseen & suit_mask(s))
         if not ruffed and n_out > best_out:
             best, best_out = hi, n_out
     if best >= 0:
@@ -128,7 +128,7 @@ def _counting_lead(
         nxt = (seat + 1) % players
         last = (seat + 3) % players
         for s in range(4):
-            cards = held & SUIT_MASK[s]
+            cards = held & suit_mask(s)
             if s == trump or cards == 0:
                 continue
             mate_ruffs = _can_ruff(mate, s, trump, unseen, caps)
@@ -155,7 +155,7 @@ def _counting_lead(
     if best_suit < 0:
         best_suit = fallback
     if best_suit >= 0:
-        return lowest_bit_index(held & SUIT_MASK[best_suit])
+        return lowest_bit_index(held & suit_mask(best_suit))
     return top if boss_trump else lowest_bit_index(trumps)
 
 
@@ -182,14 +182,14 @@ def _counting_play(v: PlayView, draw_trump: bool, smear: bool) -> int:
     if partners and (winner_seat - seat) % 2 == 0:
         safe = _safe(winner, seat, led, trump, players, n_after, partners, unseen, caps)
         if safe and smear:
-            side = legal & ~SUIT_MASK[trump]
+            side = legal & ~suit_mask(trump)
             return _richest(side if side else legal, trump, points)
         return _cheapest(legal, trump, points)
     winners = legal & beaters(winner, trump)
     if winners == 0:
         return _cheapest(legal, trump, points)
     if n_after == 0:
-        side = winners & ~SUIT_MASK[trump]
+        side = winners & ~suit_mask(trump)
         return _richest(side, trump, points) if side else _cheapest(winners, trump, points)
     sure = 0
     m = winners

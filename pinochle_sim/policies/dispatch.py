@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from pinochle_sim.core.jit import jit
-from pinochle_sim.core.tricks import HEAD_ALWAYS, HEAD_TRUMP_LED
+from pinochle_sim.core.tricks import HEAD_ALWAYS, HEAD_TRUMP_LED, rank_of, suit_of
 from pinochle_sim.policies.bundle import PolicyBundle, policy_flag, policy_hook
 from pinochle_sim.policies.slots import PP_PLAY_PARAMS
 from pinochle_sim.policies.view import PlayView
@@ -131,15 +131,15 @@ def learn(caps: int, seat: int, f: int, led: int, winner: int, trump: int, head:
     does not beat a winner of its own suit shows it holds nothing higher in that suit.
     """
     shift = 16 * seat
-    suit = f // 6
+    suit = suit_of(f)
     heads = head == HEAD_ALWAYS or (head == HEAD_TRUMP_LED and led == trump)
     if suit != led:
         caps &= ~(15 << (shift + 4 * led))
         if suit != trump:
             return caps & ~(15 << (shift + 4 * trump))
         heads = head == HEAD_ALWAYS  # trumping a plain lead: must overtrump when it can
-    if heads and winner // 6 == suit and f % 6 <= winner % 6:
+    if heads and suit_of(winner) == suit and rank_of(f) <= rank_of(winner):
         at = shift + 4 * suit
-        cap = min((caps >> at) & 15, winner % 6 + 1)
+        cap = min((caps >> at) & 15, rank_of(winner) + 1)
         caps = (caps & ~(15 << at)) | (cap << at)
     return caps

@@ -18,7 +18,7 @@ import numpy as np
 from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import below
-from pinochle_sim.core.tricks import SUIT_MASK, add_card, remove_card, suit_len
+from pinochle_sim.core.tricks import add_card, rank_of, remove_card, suit_len, suit_mask, suit_of
 from pinochle_sim.policies.slots import (
     DISCARD_KEEP_TRUMP,
     PP_DISCARD_PARAMS,
@@ -48,7 +48,7 @@ def _give_next(hand: int, trump: int) -> int:
     """The card ``standard`` passes next: the highest trump, else an ace, ten, king, queen,
     jack, 9 in that order, the lowest suit first among equal ranks."""
     held = hand & 0xFFFFFF
-    trumps = held & SUIT_MASK[trump]
+    trumps = held & suit_mask(trump)
     if trumps:
         return highest_bit_index(trumps)
     for r in range(5, -1, -1):
@@ -85,15 +85,15 @@ def _shed_cards(
     given = 0
     for _ in range(k):
         if standard:
-            non_trump = hand & 0xFFFFFF & ~SUIT_MASK[trump]
+            non_trump = hand & 0xFFFFFF & ~suit_mask(trump)
             pool = non_trump if (keep_trump and non_trump) else hand & 0xFFFFFF
             best, best_key = -1, 1 << 60
             m = pool
             while m:  # faces in ascending order, as the tie-break expects
                 f = lowest_bit_index(m)
                 m &= m - 1
-                s = f // 6
-                r = f % 6
+                s = suit_of(f)
+                r = rank_of(f)
                 # A side-suit 9 or 10 is in no meld (dix and runs are trump only).
                 free = s != trump and (r == 0 or r == 4)
                 loss = 0 if free else meld_loss(hand, f, trump, ma)

@@ -32,7 +32,7 @@ import numpy as np
 from pinochle_sim.core.bits import lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import substream_key
-from pinochle_sim.core.tricks import PLANE, add_card
+from pinochle_sim.core.tricks import PLANE, add_card, rank_of, suit_of
 from pinochle_sim.policies import worlds
 from pinochle_sim.policies.counting import _counting_play
 from pinochle_sim.policies.known import (
@@ -100,7 +100,7 @@ def world_setup(v: PlayView, work: np.ndarray) -> int:
         free_at = 0
         for i in range(players - 1):
             other = (seat + 1 + i) % players
-            if f % 6 < (caps >> (16 * other + 4 * (f // 6))) & 15:
+            if rank_of(f) < (caps >> (16 * other + 4 * (suit_of(f)))) & 15:
                 free_at |= 1 << i
         if widow_game:
             free_at |= 1 << (n_loc - 1)
@@ -142,7 +142,7 @@ def world_hands(v: PlayView, work: np.ndarray, r: int) -> tuple[int, int, int, i
 @jit
 def _tie_key(f: int, points: int) -> int:
     """Order among equal totals: fewer points, then lower rank, then suit order."""
-    return face_points(points, f) * 64 + (f % 6) * 4 + f // 6
+    return face_points(points, f) * 64 + (rank_of(f)) * 4 + suit_of(f)
 
 
 @jit

@@ -31,7 +31,7 @@ import numpy as np
 
 from pinochle_sim.core import cards as C
 from pinochle_sim.core.jit import jit
-from pinochle_sim.core.tricks import remove_card
+from pinochle_sim.core.tricks import remove_card, suit_of
 from pinochle_sim.rules import MeldTable, Ruleset, resolve_rules
 
 MeldArray: TypeAlias = np.ndarray
@@ -202,18 +202,18 @@ def meld_shown(hand: int, trump: int, ma: np.ndarray) -> int:
     return shown
 
 
-@jit
+@jit(inline="always")
 def meld_loss(hand: int, f: int, trump: int, ma: np.ndarray) -> int:
     """``_meld(hand) - _meld(hand less one copy of face f)``: the meld a hand loses by giving
     up ``f``, from the only parts ``f`` enters (its suit's class 1, the pinochle, its rank's
     around); classes are independent, so the other parts cancel."""
     after = remove_card(hand, f)
-    s = f // 6
+    s = suit_of(f)
     table = MA_TRUMP if s == trump else MA_PLAIN
     loss = ma[table + _suit_index(hand, s)] - ma[table + _suit_index(after, s)]
     if f in (FACE_QS, FACE_JD):
         loss += ma[MA_PIN + _pinochles(hand)] - ma[MA_PIN + _pinochles(after)]
-    r = f % 6
+    r = f - 6 * s
     for i in range(4):
         if AROUND_RANKS[i] == r:
             at = MA_AROUND + 3 * i

@@ -20,9 +20,13 @@ from pinochle_sim.core.tricks import (
     HEAD_TRUMP_LED,
     add_card,
     beaters,
+    higher_in_suit,
     legal_mask,
+    rank_of,
     remove_card,
     suit_len,
+    suit_mask,
+    suit_of,
 )
 from tests.oracles.reference import canon, ref_beats, ref_legal, ref_trick_winner
 
@@ -283,3 +287,16 @@ def test_add_remove_card_and_suit_len_track_a_multiset() -> None:
         assert hand == one | (two << 24)
         for s in range(4):
             assert suit_len(hand, s) == sum(n for f, n in held.items() if f // 6 == s)
+
+
+def test_suit_rank_and_mask_arithmetic_match_their_definitions() -> None:
+    """``suit_of``/``rank_of``/``suit_mask``/``higher_in_suit`` are arithmetic stand-ins for
+    ``f // 6``, ``f % 6``, a suit's six bits and the bits above ``f`` in its suit."""
+    for f in range(24):
+        assert suit_of(f) == f // 6 and rank_of(f) == f % 6
+        suit_bits = sum(1 << (6 * (f // 6) + r) for r in range(6))
+        assert higher_in_suit(f) == suit_bits & ~((1 << (f + 1)) - 1)
+    for s in range(4):
+        assert suit_mask(s) == sum(1 << (6 * s + r) for r in range(6))
+    # The multiply-shift is exact well past the 24 faces (documented bound: below 131).
+    assert all(suit_of(f) == f // 6 and rank_of(f) == f % 6 for f in range(131))

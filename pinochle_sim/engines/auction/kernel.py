@@ -20,7 +20,7 @@ import numpy as np
 from pinochle_sim.core.deal import FX_BIDDER, FX_STOP, FX_TRUMP, _deal_fixed
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_DISCARD, STREAM_PASS, STREAM_PLAY, stream_init
-from pinochle_sim.core.tricks import suit_len
+from pinochle_sim.core.tricks import rank_of, suit_len
 from pinochle_sim.engines.auction.bidding import MAX_CALLS, _auction
 from pinochle_sim.engines.auction.layout import (
     C_BID,
@@ -231,7 +231,7 @@ def _improve_hands(
     if ra[RA_DISCARDS_COUNT]:
         for f in range(24):
             copies = ((laid >> f) & 1) + ((laid >> (24 + f)) & 1)
-            points += copies * ra[RA_POINTS + f % 6]
+            points += copies * ra[RA_POINTS + rank_of(f)]
     out[lay[L_WIDOW], row] = widow
     out[lay[L_WIDOW] + 1, row] = laid
     out[lay[L_DISCARD_POINTS], row] = points

@@ -20,7 +20,7 @@ import numpy as np
 from pinochle_sim.core.deal import _deal_fixed
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_MELD, STREAM_PLAY, stream_init
-from pinochle_sim.core.tricks import add_card, beaters, remove_card, suit_len
+from pinochle_sim.core.tricks import add_card, beaters, rank_of, remove_card, suit_len, suit_of
 from pinochle_sim.engines.games import MAX_DEALS, close_deal, grow
 from pinochle_sim.engines.trickplay import (
     EACH_SEAT_BIDS,
@@ -336,8 +336,8 @@ def _stock_phase(
                 faces = (faces[0], f)
             seat = 1 - seat
         winner = leader if ((beaters(faces[0], trump) >> faces[1]) & 1) == 0 else 1 - leader
-        pts = ra[RA_POINTS + faces[0] % 6] + ra[RA_POINTS + faces[1] % 6]
-        counters = (ra[RA_POINTS + faces[0] % 6] > 0) + (ra[RA_POINTS + faces[1] % 6] > 0)
+        pts = ra[RA_POINTS + rank_of(faces[0])] + ra[RA_POINTS + rank_of(faces[1])]
+        counters = (ra[RA_POINTS + rank_of(faces[0])] > 0) + (ra[RA_POINTS + rank_of(faces[1])] > 0)
         st[X_SIDE + XS_RAW + winner] += pts
         st[X_SIDE + XS_COUNTERS + winner] += counters
         st[X_SIDE + XS_TRICKS + winner] += 1
@@ -446,10 +446,10 @@ def _play_deal(
     """Play deal ``h`` of ``seed`` into column row ``row`` of ``out``."""
     dealer = h % 2 if fixed_dealer < 0 else fixed_dealer
     up = _setup(seed, fx, h, ra, ma, st, rs, out, row)
-    trump = (up >> 1) // 6
+    trump = suit_of(up >> 1)
     for k in range(XS_SIZE):
         st[X_SIDE + k] = 0
-    turnup = ra[RA_TURNUP_DIX] if (up >> 1) % 6 == 0 else 0
+    turnup = ra[RA_TURNUP_DIX] if rank_of(up >> 1) == 0 else 0
     st[X_SIDE + XS_MELD + dealer] += turnup
     if turnup:  # the turned-up 9 has been scored: it can never be shown as the dix
         st[X_CS + CS_LEVEL + 4 * up + CLASS_SEQUENCE] = 1

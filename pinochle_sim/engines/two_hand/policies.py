@@ -32,7 +32,7 @@ import numpy as np
 from pinochle_sim.core.bits import lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import below
-from pinochle_sim.core.tricks import SUIT_MASK, beaters, higher_in_suit
+from pinochle_sim.core.tricks import beaters, higher_in_suit, rank_of, suit_mask, suit_of
 from pinochle_sim.engines.two_hand.table import (
     CA_CLASS,
     CA_COUNT,
@@ -261,7 +261,7 @@ def random_dix(q: tuple, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
 @jit
 def greedy_dix(q: tuple, up_face: int, rs: np.ndarray) -> tuple[bool, bool]:
     """``greedy``: always show; exchange for a face-up trump above the 9 (``exchange``)."""
-    return True, q[MELD_EXCHANGE] != 0 and up_face % 6 > 0
+    return True, q[MELD_EXCHANGE] != 0 and rank_of(up_face) > 0
 
 
 @jit
@@ -269,13 +269,13 @@ def _keep(f: int, trump: int, points: int, now: int, near: int, costs: tuple) ->
     """Keep value of face ``f`` times 8, plus its rank as a tie-break (lower rank = cheaper);
     ``costs`` = (trump_cost, meld_cost, near_cost), read once per decision."""
     v = face_points(points, f)
-    if f // 6 == trump:
+    if suit_of(f) == trump:
         v += costs[0]
     if (now >> f) & 1:
         v += costs[1]
     elif (near >> f) & 1:
         v += costs[2]
-    return 8 * v + f % 6
+    return 8 * v + rank_of(f)
 
 
 @jit
@@ -342,7 +342,7 @@ def standard_stock(
         if wanted:
             gone = (played >> 24) | (played & held)  # both copies accounted for
             unseen = 0xFFFFFF & ~(gone | (hand >> 24))
-            trumps = held & SUIT_MASK[trump]
+            trumps = held & suit_mask(trump)
             m = trumps
             while m:  # lowest trump nobody else can beat (a twin played second loses)
                 f = lowest_bit_index(m)
