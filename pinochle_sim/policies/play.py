@@ -144,29 +144,46 @@ def _lead(
     out = _unseen_count(hand, played, trump)
     if draw_trump and bidding_side and trumps and out > 0 and suit_len(hand, trump) >= out:
         return top_trump if boss_trump else lowest_bit_index(trumps)
-    # Cash a boss counter in a side suit, preferring the suit with most cards still out.
+    # Cash a boss counter in a side suit, preferring the suit with most cards still out; else
+    # lead low from the longest side suit. One pass over the suits, choosing by selects (each
+    # suit's test is a coin flip to the branch predictor).
     best, best_out = -1, -1
-    for s in range(4):
-        cards = held & suit_mask(s)
-        if s == trump or cards == 0:
-            continue
-        top = highest_bit_index(cards)
-        if face_points(points, top) > 0 and (higher_in_suit(top) & unseen) == 0:
-            n_out = _unseen_count(hand, played, s)
-            if n_out > best_out:
-                best, best_out = top, n_out
-    if best >= 0:
-        return best
-    # Lead low from the longest side suit.
     best_suit, best_len = -1, 0
     for s in range(4):
-        if s != trump:
-            n = suit_len(hand, s)
-            if n > best_len:
-                best_suit, best_len = s, n
+        side = s != trump
+        cards = held & suit_mask(s)
+        top = highest_bit_index(cards | (1 << (6 * s)))  # the suit's 9 when it is empty
+        n = suit_len(hand, s)
+        n_out = 12 - n - suit_len(played, s)
+        boss = (higher_in_suit(top) & unseen) == 0
+        cash = side & (cards != 0) & (face_points(points, top) > 0) & boss & (n_out > best_out)
+        best = top if cash else best
+        best_out = n_out if cash else best_out
+        longer = side & (n > best_len)
+        best_suit = s if longer else best_suit
+        best_len = n if longer else best_len
+    if best >= 0:
+        return best
     if best_suit >= 0:
         return lowest_bit_index(held & suit_mask(best_suit))
     return top_trump if boss_trump else lowest_bit_index(trumps)
+
+
+@jit
+def _unbeaten(cards: int, unseen: int, winner: int, trump: int) -> int:
+    """The faces of ``cards`` that no ``unseen`` face beats, for ``cards`` among those that beat
+    ``winner`` (so of winner's suit or trump): a card is unbeaten from the highest unseen face of
+    its suit up (an identical card does not beat it), and a side-suit card only while no trump
+    is unseen."""
+    tmask = suit_mask(trump)
+    ws = suit_of(winner)
+    u = unseen & suit_mask(ws)
+    above = ~((1 << highest_bit_index(u | 1)) - 1) if u else -1
+    side_ok = ws == trump or (unseen & tmask) == 0
+    in_suit = cards & suit_mask(ws) & above if side_ok else 0
+    ut = unseen & tmask
+    above_t = ~((1 << highest_bit_index(ut | 1)) - 1) if ut else -1
+    return in_suit | (cards & tmask & above_t)
 
 
 @jit
@@ -186,9 +203,10 @@ def _follow(
 ) -> int:
     unseen = _unseen_faces(hand, played)
     last = n_played == players - 1
-    winners = legal & beaters(winner, trump)
+    beat = beaters(winner, trump)
+    winners = legal & beat
     if partners and (winner_seat - seat) % 2 == 0:
-        safe = last or (beaters(winner, trump) & unseen) == 0
+        safe = last or (beat & unseen) == 0
         if safe and smear:
             return _richest(legal, trump, points)
         return _cheapest(legal, trump, points)
@@ -196,13 +214,7 @@ def _follow(
         if last:
             side = winners & ~suit_mask(trump)
             return _richest(side, trump, points) if side else _cheapest(winners, trump, points)
-        boss = 0
-        m = winners
-        while m:
-            f = lowest_bit_index(m)
-            m &= m - 1
-            if (beaters(f, trump) & unseen) == 0:
-                boss |= 1 << f
+        boss = _unbeaten(winners, unseen, winner, trump)
         return _cheapest(boss if boss else winners, trump, points)
     return _cheapest(legal, trump, points)
 

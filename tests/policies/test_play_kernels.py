@@ -8,12 +8,14 @@ written here from the policy's text, on random masks and point tables of both ki
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
 import pytest
 
-from pinochle_sim.policies.play import RISING, _cheapest, _cheapest_scan, pack_points
+from pinochle_sim.core.tricks import beaters
+from pinochle_sim.policies.play import RISING, _cheapest, _cheapest_scan, _unbeaten, pack_points
 from pinochle_sim.rules import presets
 
 POINT_TABLES = {
@@ -36,7 +38,7 @@ def cheapest_by_definition(mask: int, trump: int, points: list[int]) -> int:
 def test_cheapest_matches_its_definition(name: str) -> None:
     points = POINT_TABLES[name]
     packed = pack_points(np.array(points, dtype=np.int64))
-    rising = all(a <= b for a, b in zip(points, points[1:]))
+    rising = all(a <= b for a, b in itertools.pairwise(points))
     assert bool(packed >> RISING & 1) == rising
     rng = random.Random(name)
     masks = [0, (1 << 24) - 1] + [rng.getrandbits(24) & rng.getrandbits(24) for _ in range(400)]
@@ -51,4 +53,26 @@ def test_cheapest_matches_its_definition(name: str) -> None:
 def test_every_preset_scores_rising_points(preset: str) -> None:
     """The one-card-per-suit path is the one the presets take."""
     points = presets.get_preset(preset).trick_points
-    assert all(a <= b for a, b in zip(points, points[1:]))
+    assert all(a <= b for a, b in itertools.pairwise(points))
+
+
+def beats(f: int, g: int, trump: int) -> bool:
+    """Whether face ``f`` played later beats the winning face ``g`` (docs/rules.md, trick play:
+    a higher card of g's suit, or any trump over a side-suit card)."""
+    if f // 6 == g // 6:
+        return f % 6 > g % 6
+    return f // 6 == trump
+
+
+def test_unbeaten_keeps_the_cards_no_unseen_card_beats() -> None:
+    rng = random.Random(5)
+    for _ in range(3000):
+        trump, winner = rng.randrange(4), rng.randrange(24)
+        unseen = rng.getrandbits(24) & rng.getrandbits(24)
+        cards = rng.getrandbits(24) & beaters(winner, trump)
+        want = sum(
+            1 << f
+            for f in range(24)
+            if cards >> f & 1 and not any(unseen >> u & 1 and beats(u, f, trump) for u in range(24))
+        )
+        assert _unbeaten(cards, unseen, winner, trump) == want, (winner, trump, hex(unseen))
