@@ -105,6 +105,10 @@ def play_tricks(
         counters = 0
         seat = leader
         on_table = 0
+        # Slots past the last player stay -1 (players >= 2; a loop here was vectorised, and the
+        # vector registers it kept were saved and restored around every card's policy call).
+        log[row + TK_FACES + 2] = -1
+        log[row + TK_FACES + 3] = -1
         for k in range(players):
             hand = hands[seat]
             legal = legal_mask(hand & PLANE, led, winner, trump, follow, must_trump, head)
@@ -138,8 +142,6 @@ def play_tricks(
                     winner = f
                     winner_seat = seat
             seat = seat + 1 if seat + 1 < players else 0
-        for k in range(players, 4):
-            log[row + TK_FACES + k] = -1
         if t == n_tricks - 1:
             pts += last_bonus
         log[row + TK_LEADER] = leader
