@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pinochle_sim.rules.ruleset import RulesError
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
 
@@ -75,6 +76,8 @@ def write_map(inputs, dump: list[str]) -> int:
 
 def hot(word: str, perf_data: str) -> None:
     """Print the dumped code of ``word`` with perf's samples per instruction."""
+    if not (DUMPS / f"{word}.addr").exists():
+        raise SystemExit(f"no dumped code for {word!r}: profile first, with it in --dump")
     address = (DUMPS / f"{word}.addr").read_text()
     code = subprocess.run(
         ["objdump", "-D", "-b", "binary", "-m", "i386:x86-64", f"--adjust-vma={address}",
@@ -110,7 +113,10 @@ def main() -> None:
     if a.hot:
         hot(a.hot, a.perf_data)
         return
-    inputs = engine_inputs(a.rules)
+    try:
+        inputs = engine_inputs(a.rules)
+    except RulesError as e:
+        raise SystemExit(str(e)) from None
     out = np.empty((inputs.layout.ncol, a.n), dtype=np.int64)
     play_hands_array(inputs, 0, 0, 10, out=out[:, :10])
     mapped = write_map(inputs, [w for w in a.dump.split(",") if w])
