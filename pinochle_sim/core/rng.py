@@ -47,13 +47,6 @@ def stream_init(rs: np.ndarray, seed: int, hand: int, stream: int) -> None:
 
 
 @jit
-def next_u64(rs: np.ndarray):
-    """The next 64 random bits of a stream."""
-    rs[1] += np.uint64(1)
-    return _mix64(rs[0] + rs[1] * _GOLDEN)
-
-
-@jit
 def below(rs: np.ndarray, n: int) -> int:
     """Uniform integer in ``0..n-1`` (``1 <= n < 2**32``): Lemire's method with rejection."""
     r, counter = below_at(rs[0], rs[1], n)

@@ -100,7 +100,7 @@ def world_setup(v: PlayView, work: np.ndarray) -> int:
         free_at = 0
         for i in range(players - 1):
             other = (seat + 1 + i) % players
-            if rank_of(f) < (caps >> (16 * other + 4 * (suit_of(f)))) & 15:
+            if rank_of(f) < (caps >> (16 * other + 4 * suit_of(f))) & 15:
                 free_at |= 1 << i
         if widow_game:
             free_at |= 1 << (n_loc - 1)
@@ -142,7 +142,7 @@ def world_hands(v: PlayView, work: np.ndarray, r: int) -> tuple[int, int, int, i
 @jit
 def _tie_key(f: int, points: int) -> int:
     """Order among equal totals: fewer points, then lower rank, then suit order."""
-    return face_points(points, f) * 64 + (rank_of(f)) * 4 + suit_of(f)
+    return face_points(points, f) * 64 + rank_of(f) * 4 + suit_of(f)
 
 
 @jit

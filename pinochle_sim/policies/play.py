@@ -154,7 +154,7 @@ def _lead(
         cards = held & suit_mask(s)
         top = highest_bit_index(cards | (1 << (6 * s)))  # the suit's 9 when it is empty
         n = suit_len(hand, s)
-        n_out = 12 - n - suit_len(played, s)
+        n_out = _unseen_count(hand, played, s)
         boss = (higher_in_suit(top) & unseen) == 0
         cash = side & (cards != 0) & (face_points(points, top) > 0) & boss & (n_out > best_out)
         best = top if cash else best
@@ -177,13 +177,15 @@ def _unbeaten(cards: int, unseen: int, winner: int, trump: int) -> int:
     is unseen."""
     tmask = suit_mask(trump)
     ws = suit_of(winner)
-    u = unseen & suit_mask(ws)
-    above = ~((1 << highest_bit_index(u | 1)) - 1) if u else -1
     side_ok = ws == trump or (unseen & tmask) == 0
-    in_suit = cards & suit_mask(ws) & above if side_ok else 0
-    ut = unseen & tmask
-    above_t = ~((1 << highest_bit_index(ut | 1)) - 1) if ut else -1
-    return in_suit | (cards & tmask & above_t)
+    in_suit = cards & suit_mask(ws) & _from_top(unseen & suit_mask(ws)) if side_ok else 0
+    return in_suit | (cards & tmask & _from_top(unseen & tmask))
+
+
+@jit
+def _from_top(faces: int) -> int:
+    """Every face from the highest of ``faces`` up (every face when ``faces`` is empty)."""
+    return ~((1 << highest_bit_index(faces | 1)) - 1) if faces else -1
 
 
 @jit

@@ -31,7 +31,7 @@ import numpy as np
 
 from pinochle_sim.core import cards as C
 from pinochle_sim.core.jit import jit
-from pinochle_sim.core.tricks import remove_card, suit_of
+from pinochle_sim.core.tricks import rank_of, remove_card, suit_of
 from pinochle_sim.rules import MeldTable, Ruleset, resolve_rules
 
 MeldArray: TypeAlias = np.ndarray
@@ -213,7 +213,7 @@ def meld_loss(hand: int, f: int, trump: int, ma: np.ndarray) -> int:
     loss = ma[table + _suit_index(hand, s)] - ma[table + _suit_index(after, s)]
     if f in (FACE_QS, FACE_JD):
         loss += ma[MA_PIN + _pinochles(hand)] - ma[MA_PIN + _pinochles(after)]
-    r = f - 6 * s
+    r = rank_of(f)
     for i in range(4):
         if AROUND_RANKS[i] == r:
             at = MA_AROUND + 3 * i
