@@ -25,7 +25,19 @@ from pinochle_sim.policies.slots import (
     PP_PASS_PARAMS,
     STD_KEEP_TRUMP,
 )
-from pinochle_sim.rules.meld import meld_loss
+from pinochle_sim.rules.meld import (
+    AROUND_RANKS,
+    FACE_JD,
+    FACE_QS,
+    MA_AROUND,
+    MA_LOSS_PLAIN,
+    MA_LOSS_TRUMP,
+    MA_PIN,
+    _arounds,
+    _pinochles,
+    _suit_index,
+    meld_loss,
+)
 
 
 @jit
@@ -39,6 +51,7 @@ def _nth_card(hand: int, n: int) -> int:
     return -1
 
 
+EMPTY = 1 << 40
 RANK_ROW = 0x041041
 """Faces of rank 0 (the 9) of the four suits: ``RANK_ROW << r`` is rank ``r``'s four faces."""
 
@@ -87,25 +100,72 @@ def _shed_cards(
         if standard:
             non_trump = hand & 0xFFFFFF & ~suit_mask(trump)
             pool = non_trump if (keep_trump and non_trump) else hand & 0xFFFFFF
-            best, best_key = -1, 1 << 60
-            m = pool
-            while m:  # faces in ascending order, as the tie-break expects
-                f = lowest_bit_index(m)
-                m &= m - 1
-                s = suit_of(f)
-                r = rank_of(f)
-                # A side-suit 9 or 10 is in no meld (dix and runs are trump only).
-                free = s != trump and (r == 0 or r == 4)
-                loss = 0 if free else meld_loss(hand, f, trump, ma)
-                key = loss * 4096 + (s == trump) * 2048 + suit_len(hand, s) * 64 + (5 - r)
-                if key < best_key:
-                    best, best_key = f, key
-            f = best
+            f = _least_loss(hand, pool, trump, ma)
         else:
             f = _nth_card(hand, below(rs, popcount(hand)))
         hand = remove_card(hand, f)
         given = add_card(given, f)
     return given
+
+
+@jit
+def _least_loss(hand: int, pool: int, trump: int, ma: np.ndarray) -> int:
+    """The face of ``pool`` (faces of the packed ``hand``) that ``standard`` gives up next
+    (:func:`_least_loss_scan`, the definition).
+
+    Meld never grows when a card goes, so a face whose loss costs no meld comes first. Those
+    are found with masks: the faces that would cost meld are the ranks the class-1 tables mark
+    for each suit's holding (``MA_LOSS_*``), a pinochle card whose copies limit the pinochles,
+    and a rank's cards whose copies limit its arounds. Among the free faces the key's other
+    terms pick, per suit, its highest card; only when every face costs meld is each weighed."""
+    one = hand & 0xFFFFFF
+    two = hand >> 24
+    costly = 0
+    for s in range(4):
+        losses = MA_LOSS_TRUMP if s == trump else MA_LOSS_PLAIN
+        costly |= ma[losses + _suit_index(hand, s)] << (6 * s)
+    pins = _pinochles(hand)
+    if pins > 0 and ma[MA_PIN + pins] > ma[MA_PIN + pins - 1]:
+        for f in (FACE_QS, FACE_JD):
+            costly |= (1 << f) if 1 + ((two >> f) & 1) == pins else 0
+    for i in range(4):
+        r = AROUND_RANKS[i]
+        n = _arounds(hand, r)
+        at = MA_AROUND + 3 * i
+        if n > 0 and ma[at + n] > ma[at + n - 1]:
+            row = RANK_ROW << r
+            costly |= row if n == 2 else row & one & ~two
+    free = pool & ~costly
+    if free == 0:
+        return _least_loss_scan(hand, pool, trump, ma)
+    best, best_key = -1, EMPTY
+    for s in range(4):
+        cards = free & suit_mask(s)
+        top = highest_bit_index(cards | (1 << (6 * s)))  # the suit's 9 when it has none
+        key = (s == trump) * 2048 + suit_len(hand, s) * 64 + (5 - (top - 6 * s))
+        key += (cards == 0) * EMPTY
+        better = key < best_key
+        best = top if better else best
+        best_key = key if better else best_key
+    return best
+
+
+@jit
+def _least_loss_scan(hand: int, pool: int, trump: int, ma: np.ndarray) -> int:
+    """The face of ``pool`` whose loss costs ``hand`` least meld (:func:`meld_loss`), then a
+    non-trump card, the shortest suit, the highest rank, the lowest suit."""
+    best, best_key = -1, 1 << 60
+    m = pool
+    while m:  # faces in ascending order, as the tie-break expects
+        f = lowest_bit_index(m)
+        m &= m - 1
+        s = suit_of(f)
+        r = rank_of(f)
+        key = meld_loss(hand, f, trump, ma) * 4096 + (s == trump) * 2048
+        key += suit_len(hand, s) * 64 + (5 - r)
+        if key < best_key:
+            best, best_key = f, key
+    return best
 
 
 @jit

@@ -17,8 +17,12 @@ The kernel gets everything as one int64 array (``MeldArray``) laid out as:
     [8207, 12303)    cards the best class-1 meld of the trump suit shows, by suit index (the
                      shown cards as a suit index themselves: ``ONE6 | TWO6 << 6``)
     [12303, 16399)   the same for a non-trump suit (its marriages)
+    [16399, 20495)   ranks (bit r) of the trump suit whose loss of one copy lowers its class-1
+                     value, by suit index
+    [20495, 24591)   the same for a non-trump suit
 
-The last two blocks serve :func:`meld_shown` (what a seat's meld shows the table).
+The shown blocks serve :func:`meld_shown` (what a seat's meld shows the table), the loss blocks
+the ``standard`` pass and discard (:mod:`pinochle_sim.policies.pass_`).
 """
 
 from __future__ import annotations
@@ -44,7 +48,9 @@ MA_PIN = 2 * SUIT_INDEXES
 MA_AROUND = MA_PIN + 3
 MA_SHOWN_TRUMP = MA_AROUND + 12
 MA_SHOWN_PLAIN = MA_SHOWN_TRUMP + SUIT_INDEXES
-MELD_ARRAY_SIZE = MA_SHOWN_PLAIN + SUIT_INDEXES
+MA_LOSS_TRUMP = MA_SHOWN_PLAIN + SUIT_INDEXES
+MA_LOSS_PLAIN = MA_LOSS_TRUMP + SUIT_INDEXES
+MELD_ARRAY_SIZE = MA_LOSS_PLAIN + SUIT_INDEXES
 AROUND_RANKS = (C.RA, C.RK, C.RQ, C.RJ)
 FACE_QS = C.face(C.S, C.RQ)
 FACE_JD = C.face(C.D, C.RJ)
@@ -108,6 +114,9 @@ def _meld_lut_cached(t: MeldTable) -> MeldArray:
         plain = [0] * C.NUM_RANKS
         plain[C.RK] = plain[C.RQ] = married
         a[MA_SHOWN_PLAIN + index] = _shown_index(plain)
+    for table, losses in ((MA_TRUMP, MA_LOSS_TRUMP), (MA_PLAIN, MA_LOSS_PLAIN)):
+        for index in range(SUIT_INDEXES):
+            a[losses + index] = _losing_ranks(a[table : table + SUIT_INDEXES], index)
     # A double meld is one meld; two singles are also legal (distinct cards): take the best.
     a[MA_PIN : MA_PIN + 3] = (0, t.pinochle, max(t.double_pinochle, 2 * t.pinochle))
     for i in range(4):
@@ -117,6 +126,18 @@ def _meld_lut_cached(t: MeldTable) -> MeldArray:
             max(t.eight[i], 2 * t.around[i]),
         )
     return a
+
+
+def _losing_ranks(values: np.ndarray, index: int) -> int:
+    """Ranks (bit r) of a suit held as ``index`` whose loss of one copy lowers ``values[index]``
+    (a class-1 table): one copy fewer clears the rank's TWO bit if set, else its ONE bit."""
+    mask = 0
+    for r in range(C.NUM_RANKS):
+        if (index >> r) & 1 or (index >> (r + 6)) & 1:
+            after = index - (1 << (r + 6) if (index >> (r + 6)) & 1 else 1 << r)
+            if values[after] < values[index]:
+                mask |= 1 << r
+    return mask
 
 
 def _trump_shown_counts(t: MeldTable, counts: list[int]) -> list[int]:
