@@ -46,48 +46,65 @@ def _short(name: str) -> str:
 def write_map(inputs, dump: list[str]) -> int:
     """Write the perf map of the compiled batch kernel; returns the number of functions."""
     kernel = inputs.engine.play_chunk
-    library = kernel.overloads[kernel.signatures[0]].library
-    obj = DUMPS / "kernel.o"
     DUMPS.mkdir(exist_ok=True)
-    obj.write_bytes(library._get_compiled_object())  # numba internals: a development tool
-    sizes = {}
-    for line in subprocess.run(
-        ["nm", "-S", str(obj)], capture_output=True, text=True
-    ).stdout.splitlines():
-        parts = line.split()
-        if len(parts) == 4:
-            sizes[parts[3]] = int(parts[1], 16)
-    rows = []
-    for fn in library._final_module.functions:
-        if fn.is_declaration or fn.name not in sizes:
-            continue
-        address = library.get_pointer_to_function(fn.name)
-        if address:
-            rows.append((address, sizes[fn.name], fn.name))
+    rows = {}
+    # Every compiled signature (an output sliced for the first call is another array type): each
+    # has its own copy of the functions typed on it, and shares the callees compiled before.
+    for k, sig in enumerate(kernel.signatures):
+        library = kernel.overloads[sig].library
+        obj = DUMPS / f"kernel-{k}.o"
+        obj.write_bytes(library._get_compiled_object())  # numba internals: a development tool
+        sizes = {}
+        for line in subprocess.run(
+            ["nm", "-S", str(obj)], capture_output=True, text=True
+        ).stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 4:
+                sizes[parts[3]] = int(parts[1], 16)
+        for fn in library._final_module.functions:
+            if fn.is_declaration or fn.name not in sizes:
+                continue
+            address = library.get_pointer_to_function(fn.name)
+            if address:
+                rows[address] = (address, sizes[fn.name], fn.name)
+    rows = list(rows.values())
+    for old in DUMPS.glob("*.bin"):
+        old.unlink()
+    copies = collections.Counter()
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:
         for address, size, name in sorted(rows):
             fh.write(f"{address:x} {size:x} {_short(name)}\n")
             for word in dump:
-                if word in name:
-                    (DUMPS / f"{word}.bin").write_bytes(ctypes.string_at(address, size))
-                    (DUMPS / f"{word}.addr").write_text(hex(address))
+                if word in name:  # one file per copy (per signature); --hot shows the busiest
+                    stem = DUMPS / f"{word}-{copies[word]}"
+                    copies[word] += 1
+                    stem.with_suffix(".bin").write_bytes(ctypes.string_at(address, size))
+                    stem.with_suffix(".addr").write_text(hex(address))
     return len(rows)
 
 
 def hot(word: str, perf_data: str) -> None:
-    """Print the dumped code of ``word`` with perf's samples per instruction."""
-    if not (DUMPS / f"{word}.addr").exists():
+    """Print the dumped code of ``word`` with perf's samples per instruction (of its copies,
+    the one with the most samples)."""
+    stems = sorted(p.with_suffix("") for p in DUMPS.glob(f"{word}-*.bin"))
+    if not stems:
         raise SystemExit(f"no dumped code for {word!r}: profile first, with it in --dump")
-    address = (DUMPS / f"{word}.addr").read_text()
-    code = subprocess.run(
-        ["objdump", "-D", "-b", "binary", "-m", "i386:x86-64", f"--adjust-vma={address}",
-         str(DUMPS / f"{word}.bin")],
-        capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
     ips = subprocess.run(
         ["perf", "script", "-i", perf_data, "-F", "ip"], capture_output=True, text=True
     ).stdout.split()
     counts = collections.Counter(int(ip, 16) for ip in ips)
+    best = max((_annotate(stem, counts) for stem in stems), key=lambda r: r[0])
+    print(f"{best[0]} samples in {word}")
+    print("\n".join(best[1]))
+
+
+def _annotate(stem: Path, counts: collections.Counter) -> tuple[int, list[str]]:
+    address = stem.with_suffix(".addr").read_text()
+    code = subprocess.run(
+        ["objdump", "-D", "-b", "binary", "-m", "i386:x86-64", f"--adjust-vma={address}",
+         str(stem.with_suffix(".bin"))],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
     lines, total = [], 0
     for line in code.splitlines():
         head, _, _ = line.partition(":")
@@ -97,8 +114,7 @@ def hot(word: str, perf_data: str) -> None:
             continue
         total += counts.get(at, 0)
         lines.append(f"{counts.get(at, 0):7d} {line}")
-    print(f"{total} samples in {word}")
-    print("\n".join(lines))
+    return total, lines
 
 
 def main() -> None:
@@ -119,6 +135,7 @@ def main() -> None:
         raise SystemExit(str(e)) from None
     out = np.empty((inputs.layout.ncol, a.n), dtype=np.int64)
     play_hands_array(inputs, 0, 0, 10, out=out[:, :10])
+    play_hands_array(inputs, 0, 0, 10, out=out)  # the timed calls' array type, compiled too
     mapped = write_map(inputs, [w for w in a.dump.split(",") if w])
     if mapped == 0:
         raise SystemExit(

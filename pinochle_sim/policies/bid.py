@@ -85,7 +85,9 @@ def _estimate(
         if v > best_value:
             best_value = v
             best_suit = s
-    return (best_value + extra) // scale, best_suit
+    total = best_value + extra
+    # Most presets score at scale 1: skip the division there (a signed one costs ~30 cycles).
+    return (total if scale == 1 else total // scale), best_suit
 
 
 @jit

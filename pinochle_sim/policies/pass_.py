@@ -30,12 +30,10 @@ from pinochle_sim.rules.meld import (
     FACE_JD,
     FACE_QS,
     MA_AROUND,
-    MA_LOSS_PLAIN,
-    MA_LOSS_TRUMP,
     MA_PIN,
     _arounds,
     _pinochles,
-    _suit_index,
+    losing_ranks,
     meld_loss,
 )
 
@@ -122,8 +120,7 @@ def _least_loss(hand: int, pool: int, trump: int, ma: np.ndarray) -> int:
     two = hand >> 24
     costly = 0
     for s in range(4):
-        losses = MA_LOSS_TRUMP if s == trump else MA_LOSS_PLAIN
-        costly |= ma[losses + _suit_index(hand, s)] << (6 * s)
+        costly |= losing_ranks(hand, s, trump, ma) << (6 * s)
     pins = _pinochles(hand)
     if pins > 0 and ma[MA_PIN + pins] > ma[MA_PIN + pins - 1]:
         for f in (FACE_QS, FACE_JD):

@@ -17,9 +17,9 @@ The kernel gets everything as one int64 array (``MeldArray``) laid out as:
     [8207, 12303)    cards the best class-1 meld of the trump suit shows, by suit index (the
                      shown cards as a suit index themselves: ``ONE6 | TWO6 << 6``)
     [12303, 16399)   the same for a non-trump suit (its marriages)
-    [16399, 20495)   ranks (bit r) of the trump suit whose loss of one copy lowers its class-1
-                     value, by suit index
-    [20495, 24591)   the same for a non-trump suit
+    [16399, 16911)   ranks (bit r) of the trump suit whose loss of one copy lowers its class-1
+                     value, by suit index, packed 8 bits per suit index (8 per entry)
+    [16911, 17423)   the same for a non-trump suit
 
 The shown blocks serve :func:`meld_shown` (what a seat's meld shows the table), the loss blocks
 the ``standard`` pass and discard (:mod:`pinochle_sim.policies.pass_`).
@@ -49,8 +49,8 @@ MA_AROUND = MA_PIN + 3
 MA_SHOWN_TRUMP = MA_AROUND + 12
 MA_SHOWN_PLAIN = MA_SHOWN_TRUMP + SUIT_INDEXES
 MA_LOSS_TRUMP = MA_SHOWN_PLAIN + SUIT_INDEXES
-MA_LOSS_PLAIN = MA_LOSS_TRUMP + SUIT_INDEXES
-MELD_ARRAY_SIZE = MA_LOSS_PLAIN + SUIT_INDEXES
+MA_LOSS_PLAIN = MA_LOSS_TRUMP + SUIT_INDEXES // 8
+MELD_ARRAY_SIZE = MA_LOSS_PLAIN + SUIT_INDEXES // 8
 AROUND_RANKS = (C.RA, C.RK, C.RQ, C.RJ)
 FACE_QS = C.face(C.S, C.RQ)
 FACE_JD = C.face(C.D, C.RJ)
@@ -116,7 +116,8 @@ def _meld_lut_cached(t: MeldTable) -> MeldArray:
         a[MA_SHOWN_PLAIN + index] = _shown_index(plain)
     for table, losses in ((MA_TRUMP, MA_LOSS_TRUMP), (MA_PLAIN, MA_LOSS_PLAIN)):
         for index in range(SUIT_INDEXES):
-            a[losses + index] = _losing_ranks(a[table : table + SUIT_INDEXES], index)
+            ranks = _losing_ranks(a[table : table + SUIT_INDEXES], index)
+            a[losses + index // 8] |= ranks << (8 * (index % 8))
     # A double meld is one meld; two singles are also legal (distinct cards): take the best.
     a[MA_PIN : MA_PIN + 3] = (0, t.pinochle, max(t.double_pinochle, 2 * t.pinochle))
     for i in range(4):
@@ -197,6 +198,32 @@ def _meld(hand: int, trump: int, ma: np.ndarray) -> int:
     for i in range(4):
         total += ma[MA_AROUND + 3 * i + _arounds(hand, AROUND_RANKS[i])]
     return total
+
+
+@jit(inline="always")
+def losing_ranks(hand: int, s: int, trump: int, ma: np.ndarray) -> int:
+    """Ranks (bit r) of suit ``s`` of a packed hand whose loss of one copy lowers the suit's
+    class-1 meld with trump ``trump`` (from the ``MA_LOSS_*`` blocks)."""
+    index = _suit_index(hand, s)
+    table = MA_LOSS_TRUMP if s == trump else MA_LOSS_PLAIN
+    return (ma[table + (index >> 3)] >> (8 * (index & 7))) & 63
+
+
+@jit
+def melds_by_trump(hand: int, ma: np.ndarray) -> tuple[int, int, int, int]:
+    """:func:`_meld` of a packed hand for each trump suit 0..3, sharing the parts that do not
+    depend on trump (each suit's non-trump class 1, the pinochles, the arounds)."""
+    base = ma[MA_PIN + _pinochles(hand)]
+    for i in range(4):
+        base += ma[MA_AROUND + 3 * i + _arounds(hand, AROUND_RANKS[i])]
+    i0, i1, i2, i3 = (_suit_index(hand, 0), _suit_index(hand, 1), _suit_index(hand, 2),
+                      _suit_index(hand, 3))  # fmt: skip
+    p0, p1, p2, p3 = ma[MA_PLAIN + i0], ma[MA_PLAIN + i1], ma[MA_PLAIN + i2], ma[MA_PLAIN + i3]
+    plain = base + p0 + p1 + p2 + p3
+    return (
+        plain - p0 + ma[MA_TRUMP + i0], plain - p1 + ma[MA_TRUMP + i1],
+        plain - p2 + ma[MA_TRUMP + i2], plain - p3 + ma[MA_TRUMP + i3],
+    )  # fmt: skip
 
 
 @jit

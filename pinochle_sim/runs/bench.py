@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover - not on Windows
 from pinochle_sim.core.deal import _deal
 from pinochle_sim.core.jit import pjit
 from pinochle_sim.engines import EngineInputs
-from pinochle_sim.rules.meld import _meld
+from pinochle_sim.rules.meld import melds_by_trump
 from pinochle_sim.runs import warmup
 from pinochle_sim.runs.parallel import threads
 from pinochle_sim.runs.simulate import check_memory, engine_inputs, play_hands_array
@@ -65,8 +65,8 @@ def _bench_deal_meld(seed: int, n: int, chunk: int, ma: np.ndarray, sink: np.nda
         for h in range(c * chunk, min(n, (c + 1) * chunk)):
             _deal(seed, h, 4, 12, 0, deck, rs, hands)
             for p in range(4):
-                for t in range(4):
-                    acc += _meld(hands[p], t, ma)
+                m0, m1, m2, m3 = melds_by_trump(hands[p], ma)
+                acc += m0 + m1 + m2 + m3
         sink[c] = acc
 
 

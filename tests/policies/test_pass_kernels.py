@@ -27,6 +27,7 @@ from pinochle_sim.rules.meld import (
     MA_TRUMP,
     SUIT_INDEXES,
     _meld,
+    losing_ranks,
     meld_table_array,
 )
 
@@ -150,3 +151,22 @@ def test_class_one_meld_never_grows_when_a_card_goes(table: str) -> None:
                 if one:
                     after = index - (1 << (r + 6) if two else 1 << r)
                     assert values[after] <= values[index], (base, index, r)
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_losing_ranks_marks_the_ranks_whose_loss_lowers_class_one(table: str) -> None:
+    ma = _table(table)
+    for index in range(SUIT_INDEXES):
+        one, two = index & 63, index >> 6
+        if two & ~one:
+            continue  # not a holding: TWO is a subset of ONE
+        for s in range(4):
+            hand = (one << (6 * s)) | (two << (24 + 6 * s))
+            for trump in (s, (s + 1) % 4):
+                base = MA_TRUMP if s == trump else MA_PLAIN
+                want = 0
+                for r in range(6):
+                    if one >> r & 1:
+                        after = index - (1 << (r + 6) if two >> r & 1 else 1 << r)
+                        want |= (ma[base + after] < ma[base + index]) << r
+                assert losing_ranks(hand, s, trump, ma) == want, (index, s, trump)

@@ -21,7 +21,7 @@ import pytest
 from pinochle_sim import Meld, MeldResult, get_preset, score_meld
 from pinochle_sim.core import cards, tricks
 from pinochle_sim.rules import TABLE_A, TABLE_B, TABLE_C, TABLE_D
-from pinochle_sim.rules.meld import _meld, meld_loss, meld_table_array
+from pinochle_sim.rules.meld import _meld, meld_loss, meld_table_array, melds_by_trump
 from tests.oracles.reference import ref_meld, ref_meld_list
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -462,3 +462,16 @@ def test_meld_loss_is_the_difference_of_whole_melds(preset: str) -> None:
                 for f in set(cards.hand_faces(hand)):
                     after = _meld(tricks.remove_card(hand, f), trump, ma)
                     assert meld_loss(hand, f, trump, ma) == whole - after, (hand, f, trump)
+
+
+@pytest.mark.parametrize("preset", ["partnership", "partnership-classic", "joedog", "two-hand"])
+def test_melds_by_trump_is_the_meld_in_each_trump(preset: str) -> None:
+    """The engines value a dealt hand in all four trumps at once, sharing the parts that do not
+    depend on trump; each value is the hand's meld in that trump."""
+    ma = meld_table_array(get_preset(preset))
+    rng = np.random.default_rng(11)
+    deck = np.repeat(np.arange(24), 2)
+    for n in (0, 1, 12, 16, 20, 48):
+        for _ in range(200 if 0 < n < 48 else 1):
+            hand = cards.encode_faces(rng.permutation(deck)[:n])
+            assert melds_by_trump(hand, ma) == tuple(_meld(hand, t, ma) for t in range(4)), hand

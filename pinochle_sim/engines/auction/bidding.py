@@ -47,7 +47,7 @@ def _auction(
     bid = 0
     high = -1
     n = 0
-    seat = (dealer + 1) % players
+    seat = dealer + 1 if dealer + 1 < players else 0
     while True:
         if active & (1 << seat):
             if high == seat:  # everyone else has passed since this seat's bid
@@ -76,5 +76,5 @@ def _auction(
                 high = seat
                 if active == (1 << seat):  # the last one left opened: auction over
                     break
-        seat = (seat + 1) % players
+        seat = seat + 1 if seat + 1 < players else 0  # no division: one per call otherwise
     return high, bid, False, n

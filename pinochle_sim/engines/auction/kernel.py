@@ -82,7 +82,7 @@ from pinochle_sim.rules.arrays import (
     RA_TOTAL,
     RA_WIDOW,
 )
-from pinochle_sim.rules.meld import _meld
+from pinochle_sim.rules.meld import _meld, melds_by_trump
 
 # Trace layout (int64 array, only written when tracing):
 T_NCALLS = 0  # number of auction calls
@@ -165,11 +165,11 @@ def _value_hands(
         out[lay[L_DEALT] + p, row] = hands[p]
         out[lay[L_ACES] + p, row] = count_aces(hands[p])
         melds = scratch[S_MELDS + 4 * p : S_MELDS + 4 * p + 4]
+        melds[0], melds[1], melds[2], melds[3] = melds_by_trump(hands[p], ma)
         for s in range(4):
-            melds[s] = _meld(hands[p], s, ma)
             out[lay[L_MELD_PRE] + 4 * p + s, row] = melds[s]
             out[lay[L_LEN] + 4 * p + s, row] = suit_len(hands[p], s)
-        position = (p - dealer) % players
+        position = p - dealer if p >= dealer else p - dealer + players
         scratch[S_LIMITS + p], scratch[S_TRUMPS + p] = bid_limit(
             bundle, pp[p, PP_BID], hands[p], melds, position, ra, pp[p]
         )

@@ -98,7 +98,7 @@ from pinochle_sim.rules.arrays import (
     RA_TURNUP_DIX,
     RA_WIDOW,
 )
-from pinochle_sim.rules.meld import _meld
+from pinochle_sim.rules.meld import melds_by_trump
 
 # Trace layout (int64, only written when tracing): header, then TW values per trick.
 TT_UP = 0  # card id of the turned-up card
@@ -207,8 +207,12 @@ def _setup(
     for p in range(2):
         out[D_DEALT + p, row] = hands[p]
         out[D_ACES + p, row] = count_aces(hands[p])
+        m0, m1, m2, m3 = melds_by_trump(hands[p], ma)
+        out[D_MELD_PRE + 4 * p, row] = m0
+        out[D_MELD_PRE + 4 * p + 1, row] = m1
+        out[D_MELD_PRE + 4 * p + 2, row] = m2
+        out[D_MELD_PRE + 4 * p + 3, row] = m3
         for s in range(4):
-            out[D_MELD_PRE + 4 * p + s, row] = _meld(hands[p], s, ma)
             out[D_LEN + 4 * p + s, row] = suit_len(hands[p], s)
     return up
 
