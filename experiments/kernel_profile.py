@@ -68,7 +68,7 @@ def write_map(inputs, dump: list[str]) -> int:
             if address:
                 rows[address] = (address, sizes[fn.name], fn.name)
     rows = list(rows.values())
-    for old in DUMPS.glob("*.bin"):
+    for old in [*DUMPS.glob("*.bin"), *DUMPS.glob("*.addr")]:
         old.unlink()
     copies = collections.Counter()
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:

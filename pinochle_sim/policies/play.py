@@ -35,6 +35,8 @@ from pinochle_sim.policies.view import PlayView
 
 BIG = 1 << 40
 EMPTY = 1 << 41
+RANK_ROW = 0x041041
+"""The 9 of each suit: ``RANK_ROW << r`` is rank ``r`` in every suit."""
 RISING = 60
 """Bit of :func:`pack_points`' word set when no rank scores fewer points than a lower one (every
 preset): then the cheapest card of a suit is its lowest (:func:`_cheapest`)."""
@@ -79,21 +81,28 @@ def _cheapest(mask: int, trump: int, points: int) -> int:
     """Face of least value to lose: fewest points, side suit before trump, lowest rank (then
     the lowest suit); -1 for an empty ``mask``.
 
-    When points rise with rank (:data:`RISING`), each suit's candidate is its lowest card, so
-    four branch-free steps replace the scan of every card (:func:`_cheapest_scan`, the
-    definition, used otherwise)."""
+    When points rise with rank (:data:`RISING`), the cheapest side-suit card is the lowest rank
+    held in any side suit (of the lowest such suit) and the cheapest trump the lowest trump;
+    the trump is cheaper only with fewer points. Otherwise every card is scanned
+    (:func:`_cheapest_scan`, the definition)."""
     if not (points >> RISING) & 1:
         return _cheapest_scan(mask, trump, points)
-    best, best_key = -1, BIG
-    for s in range(4):
-        sub = mask & suit_mask(s)
-        f = lowest_bit_index(sub)  # 64 when the suit is empty: its key then exceeds BIG
-        r = (f - 6 * s) & 7
-        key = ((points >> (10 * r)) & 1023) * 256 + (s == trump) * 64 + r + (sub == 0) * EMPTY
-        better = key < best_key
-        best = f if better else best
-        best_key = key if better else best_key
-    return best
+    tmask = suit_mask(trump)
+    side = mask & ~tmask
+    trumps = mask & tmask
+    r = lowest_bit_index(_ranks_held(side) | 32)  # (the ace when no side card: any valid rank)
+    f_side = lowest_bit_index((side >> r) & RANK_ROW) + r  # the lowest suit with that rank
+    r_trump = lowest_bit_index((trumps >> (6 * trump)) | 32)
+    cheaper = ((points >> (10 * r_trump)) & 1023) < ((points >> (10 * r)) & 1023)
+    use_trump = side == 0 or (trumps != 0 and cheaper)
+    best = 6 * trump + r_trump if use_trump else f_side
+    return best if mask else -1
+
+
+@jit
+def _ranks_held(faces: int) -> int:
+    """The ranks (bit r) present in any suit of a face mask."""
+    return (faces | (faces >> 6) | (faces >> 12) | (faces >> 18)) & 63
 
 
 @jit
@@ -112,7 +121,42 @@ def _cheapest_scan(mask: int, trump: int, points: int) -> int:
 
 @jit
 def _richest(mask: int, trump: int, points: int) -> int:
-    """Face that gives the most points: most points, side suit before trump, lowest rank."""
+    """Face that gives the most points: most points, side suit before trump, lowest rank (then
+    the lowest suit); -1 for an empty ``mask``.
+
+    When points rise with rank (:data:`RISING`), the richest side-suit card is the lowest held
+    rank scoring as much as the highest held side rank (of the lowest such suit), and the
+    richest trump likewise; the trump is richer only with more points. Otherwise every card is
+    scanned (:func:`_richest_scan`, the definition)."""
+    if not (points >> RISING) & 1:
+        return _richest_scan(mask, trump, points)
+    tmask = suit_mask(trump)
+    side = mask & ~tmask
+    trumps = mask & tmask
+    r = _lowest_as_rich(_ranks_held(side), points)
+    f_side = lowest_bit_index((side >> r) & RANK_ROW) + r  # the lowest suit with that rank
+    r_trump = _lowest_as_rich(trumps >> (6 * trump), points)
+    richer = ((points >> (10 * r_trump)) & 1023) > ((points >> (10 * r)) & 1023)
+    use_trump = side == 0 or (trumps != 0 and richer)
+    best = 6 * trump + r_trump if use_trump else f_side
+    return best if mask else -1
+
+
+@jit
+def _lowest_as_rich(ranks: int, points: int) -> int:
+    """The lowest of ``ranks`` (bits 0..5, not empty) that scores as many points as the highest
+    (points rising with rank); 0 for no ranks."""
+    top = highest_bit_index(ranks | 1)
+    most = (points >> (10 * top)) & 1023
+    equal = 0
+    for k in range(6):  # a fixed loop, unrolled: no branch to mispredict
+        equal |= (((points >> (10 * k)) & 1023) == most) << k
+    return lowest_bit_index((ranks & equal) | (1 << top))
+
+
+@jit
+def _richest_scan(mask: int, trump: int, points: int) -> int:
+    """:func:`_richest` by scanning every face of ``mask``."""
     best, best_key = -1, -BIG
     m = mask
     while m:

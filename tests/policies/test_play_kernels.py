@@ -15,13 +15,23 @@ import numpy as np
 import pytest
 
 from pinochle_sim.core.tricks import beaters
-from pinochle_sim.policies.play import RISING, _cheapest, _cheapest_scan, _unbeaten, pack_points
+from pinochle_sim.policies.play import (
+    RISING,
+    _cheapest,
+    _cheapest_scan,
+    _richest,
+    _richest_scan,
+    _unbeaten,
+    pack_points,
+)
 from pinochle_sim.rules import presets
 
 POINT_TABLES = {
     "counters (A, 10, K = 1)": [0, 0, 0, 1, 1, 1],
     "classic (11, 10, 4, 3, 2, 0)": [0, 2, 3, 4, 10, 11],
     "all equal": [5, 5, 5, 5, 5, 5],
+    "plateaus": [1, 1, 4, 4, 10, 10],
+    "zero then one": [0, 0, 0, 0, 0, 7],
     "falling (not rising)": [11, 10, 4, 3, 2, 0],
     "mixed (not rising)": [0, 10, 0, 4, 1, 11],
 }
@@ -42,11 +52,35 @@ def test_cheapest_matches_its_definition(name: str) -> None:
     assert bool(packed >> RISING & 1) == rising
     rng = random.Random(name)
     masks = [0, (1 << 24) - 1] + [rng.getrandbits(24) & rng.getrandbits(24) for _ in range(400)]
+    masks += [1 << f for f in range(24)] + [0x3F << (6 * s) for s in range(4)]
     for mask in masks:
         for trump in range(4):
             want = cheapest_by_definition(mask, trump, points)
             assert _cheapest(mask, trump, packed) == want, (hex(mask), trump)
             assert _cheapest_scan(mask, trump, packed) == want, (hex(mask), trump)
+
+
+def richest_by_definition(mask: int, trump: int, points: list[int]) -> int:
+    faces = [f for f in range(24) if mask >> f & 1]
+    if not faces:
+        return -1
+    return min(faces, key=lambda f: (-points[f % 6], f // 6 == trump, f % 6, f // 6))
+
+
+@pytest.mark.parametrize("name", list(POINT_TABLES))
+def test_richest_matches_its_definition(name: str) -> None:
+    """The card a player gives a partner sure to win: most points, a side suit before trump,
+    the lowest rank, then the lowest suit."""
+    points = POINT_TABLES[name]
+    packed = pack_points(np.array(points, dtype=np.int64))
+    rng = random.Random(name + "rich")
+    masks = [0, (1 << 24) - 1] + [rng.getrandbits(24) & rng.getrandbits(24) for _ in range(400)]
+    masks += [1 << f for f in range(24)] + [0x3F << (6 * s) for s in range(4)]
+    for mask in masks:
+        for trump in range(4):
+            want = richest_by_definition(mask, trump, points)
+            assert _richest(mask, trump, packed) == want, (hex(mask), trump)
+            assert _richest_scan(mask, trump, packed) == want, (hex(mask), trump)
 
 
 @pytest.mark.parametrize("preset", presets.PRESETS)
