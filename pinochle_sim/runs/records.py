@@ -131,31 +131,58 @@ def to_table(
     dd: bool = False,
 ) -> pa.Table:
     """Engine output ``out[column, hand]`` (int64) to an Arrow table with compact dtypes
-    (``dd``: the double-dummy rows follow the engine's).
+    (``dd``: the double-dummy rows follow the engine's)."""
+    builder = TableBuilder(rules, out.shape[1], games, dd)
+    builder.add(out, 0)
+    return builder.table(metadata)
+
+
+class TableBuilder:
+    """An Arrow table of ``count`` records with compact dtypes, filled a batch of engine output
+    at a time, so that a part's int64 output never has to exist whole (a run plays each part in
+    batches into one small buffer: less memory to touch, and the batch is still in cache when
+    it is narrowed).
 
     Arrays are built from their buffers (``pa.Array.from_buffers``): ``pa.array`` on a numpy
     array loads pandas (about half a second of every run's start) to check for pandas types."""
-    fields = fields_for(rules, games, dd)
-    arrays = []
-    for i, (name, typ, _) in enumerate(fields):
-        col = out[i]
-        if pa.types.is_boolean(typ):
-            bits = np.packbits(col != 0, bitorder="little")
-            arrays.append(pa.Array.from_buffers(typ, len(col), [None, pa.py_buffer(bits)]))
-        else:
-            dtype = np.dtype(typ.to_pandas_dtype())
-            info = np.iinfo(dtype)
-            if col.size and (col.min() < info.min or col.max() > info.max):
-                raise ValueError(
-                    f"column {name!r} holds {int(col.min())}..{int(col.max())}, "
-                    f"which does not fit its {dtype} record type: use smaller point values"
-                )
-            data = np.ascontiguousarray(col.astype(dtype, copy=False))
-            arrays.append(pa.Array.from_buffers(typ, len(col), [None, pa.py_buffer(data)]))
-    schema = schema_for(rules, games, dd)
-    return pa.Table.from_arrays(
-        arrays, schema=schema.with_metadata(metadata) if metadata else schema
-    )
+
+    def __init__(self, rules: Ruleset, count: int, games: bool = False, dd: bool = False) -> None:
+        self.fields = fields_for(rules, games, dd)
+        self.schema = schema_for(rules, games, dd)
+        self.count = count
+        self.columns = [
+            np.empty(count, dtype=np.bool_ if pa.types.is_boolean(typ) else typ.to_pandas_dtype())
+            for _, typ, _ in self.fields
+        ]
+        self.filled = 0
+
+    def add(self, out: np.ndarray, lo: int) -> None:
+        """Records ``lo .. lo + n - 1`` from engine output ``out[column, :n]`` (int64)."""
+        n = out.shape[1]
+        for i, (name, _, _) in enumerate(self.fields):
+            col, dest = out[i], self.columns[i]
+            if dest.dtype != np.bool_ and n:
+                info = np.iinfo(dest.dtype)
+                low, high = col.min(), col.max()
+                if low < info.min or high > info.max:
+                    raise ValueError(
+                        f"column {name!r} holds {int(low)}..{int(high)}, "
+                        f"which does not fit its {dest.dtype} record type: use smaller point values"
+                    )
+            dest[lo : lo + n] = col  # in range (checked), or a 0/1 flag: exact
+        self.filled += n
+
+    def table(self, metadata: dict[bytes, bytes] | None = None) -> pa.Table:
+        """The table (every record added)."""
+        if self.filled != self.count:
+            raise ValueError(f"{self.filled:,} of {self.count:,} records were added")
+        arrays = []
+        for (_, typ, _), data in zip(self.fields, self.columns, strict=True):
+            if data.dtype == np.bool_:
+                data = np.packbits(data, bitorder="little")
+            arrays.append(pa.Array.from_buffers(typ, self.count, [None, pa.py_buffer(data)]))
+        schema = self.schema.with_metadata(metadata) if metadata else self.schema
+        return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def schema_text(rules: Ruleset | None = None, games: bool = False, dd: bool = False) -> str:
