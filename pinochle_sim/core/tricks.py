@@ -15,6 +15,9 @@ PLANE = 0xFFFFFF
 SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
 """Face mask of each suit (for Python callers; kernels use :func:`suit_mask`)."""
 
+RANK_ROW = 0x041041
+"""The 9 of each suit: ``RANK_ROW << r`` is rank ``r`` in every suit (face ``6 * s + r``)."""
+
 HEAD_ALWAYS = 0
 HEAD_TRUMP_LED = 1
 HEAD_NEVER = 2

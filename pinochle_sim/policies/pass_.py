@@ -18,7 +18,15 @@ import numpy as np
 from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import below
-from pinochle_sim.core.tricks import add_card, rank_of, remove_card, suit_len, suit_mask, suit_of
+from pinochle_sim.core.tricks import (
+    RANK_ROW,
+    add_card,
+    rank_of,
+    remove_card,
+    suit_len,
+    suit_mask,
+    suit_of,
+)
 from pinochle_sim.policies.slots import (
     DISCARD_KEEP_TRUMP,
     PP_DISCARD_PARAMS,
@@ -50,8 +58,6 @@ def _nth_card(hand: int, n: int) -> int:
 
 
 EMPTY = 1 << 40
-RANK_ROW = 0x041041
-"""Faces of rank 0 (the 9) of the four suits: ``RANK_ROW << r`` is rank ``r``'s four faces."""
 
 
 @jit

@@ -29,14 +29,20 @@ import numpy as np
 from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import below
-from pinochle_sim.core.tricks import beaters, higher_in_suit, rank_of, suit_len, suit_mask, suit_of
+from pinochle_sim.core.tricks import (
+    RANK_ROW,
+    beaters,
+    higher_in_suit,
+    rank_of,
+    suit_len,
+    suit_mask,
+    suit_of,
+)
 from pinochle_sim.policies.slots import GREEDY_DRAW_TRUMP, GREEDY_SMEAR
 from pinochle_sim.policies.view import PlayView
 
 BIG = 1 << 40
 EMPTY = 1 << 41
-RANK_ROW = 0x041041
-"""The 9 of each suit: ``RANK_ROW << r`` is rank ``r`` in every suit."""
 RISING = 60
 """Bit of :func:`pack_points`' word set when no rank scores fewer points than a lower one (every
 preset): then the cheapest card of a suit is its lowest (:func:`_cheapest`)."""

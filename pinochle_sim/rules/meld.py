@@ -35,7 +35,7 @@ import numpy as np
 
 from pinochle_sim.core import cards as C
 from pinochle_sim.core.jit import jit
-from pinochle_sim.core.tricks import rank_of, remove_card, suit_of
+from pinochle_sim.core.tricks import RANK_ROW, rank_of, remove_card, suit_of
 from pinochle_sim.rules import MeldTable, Ruleset, resolve_rules
 
 MeldArray: TypeAlias = np.ndarray
@@ -54,8 +54,6 @@ MELD_ARRAY_SIZE = MA_LOSS_PLAIN + SUIT_INDEXES // 8
 AROUND_RANKS = (C.RA, C.RK, C.RQ, C.RJ)
 FACE_QS = C.face(C.S, C.RQ)
 FACE_JD = C.face(C.D, C.RJ)
-RANK_ROW = sum(1 << (6 * s) for s in range(C.NUM_SUITS))
-"""Bit of rank 0 in each suit's 6-bit field: ``RANK_ROW << r`` is rank ``r`` in every suit."""
 
 
 def _suit_counts(index: int) -> list[int]:

@@ -410,15 +410,13 @@ def make_part(
     thread, ``progress`` told as chunks of hands are solved."""
     start, count = settings.part_range(k)
     meta = {META_KEY: json.dumps(provenance(settings, start, count, created)).encode()}
-    if settings.games or settings.dd:
-        if settings.games:
-            out = play_games_array(inputs, settings.seed, start, count)
-        else:
-            out = play_hands_array(inputs, settings.seed, start, count, dealer=settings.dealer,
-                                   fx=fx)  # fmt: skip
-            solved = dd_block(inputs, settings.seed, start, out, settings.dealer, fx, progress)
-            out = np.concatenate([out, solved])
-        return to_table(out, inputs.rules, meta, settings.games, settings.dd)
+    if settings.games:
+        out = play_games_array(inputs, settings.seed, start, count)
+        return to_table(out, inputs.rules, meta, games=True)
+    if settings.dd:  # the solver reads the whole part's output
+        out = play_hands_array(inputs, settings.seed, start, count, dealer=settings.dealer, fx=fx)
+        solved = dd_block(inputs, settings.seed, start, out, settings.dealer, fx, progress)
+        return to_table(np.concatenate([out, solved]), inputs.rules, meta, dd=True)
     # Hands are played a batch at a time into one buffer, narrowed into the table's columns
     # while the batch is in cache: the part's int64 output (67 MB at the default part size)
     # would be fresh memory for the kernel to touch, at about 3 ms a MB on a new VM.

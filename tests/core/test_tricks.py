@@ -18,6 +18,7 @@ from pinochle_sim.core.tricks import (
     HEAD_ALWAYS,
     HEAD_NEVER,
     HEAD_TRUMP_LED,
+    RANK_ROW,
     add_card,
     beaters,
     higher_in_suit,
@@ -298,5 +299,7 @@ def test_suit_rank_and_mask_arithmetic_match_their_definitions() -> None:
         assert higher_in_suit(f) == suit_bits & ~((1 << (f + 1)) - 1)
     for s in range(4):
         assert suit_mask(s) == sum(1 << (6 * s + r) for r in range(6))
+    for r in range(6):  # RANK_ROW << r: rank r in every suit
+        assert RANK_ROW << r == sum(1 << (6 * s + r) for s in range(4))
     # The multiply-shift is exact well past the 24 faces (documented bound: below 131).
     assert all(suit_of(f) == f // 6 and rank_of(f) == f % 6 for f in range(131))
