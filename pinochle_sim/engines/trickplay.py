@@ -26,13 +26,13 @@ from pinochle_sim.core.tricks import (
 from pinochle_sim.policies.bundle import PolicyBundle
 from pinochle_sim.policies.dispatch import (
     CAPS_NONE,
-    learn,
+    learn_if,
     play_card,
     play_params,
-    reads_caps,
     reads_table,
+    table_notes,
 )
-from pinochle_sim.policies.known import K_LEADER, K_TRICK, note_play
+from pinochle_sim.policies.known import K_LEADER, K_TRICK
 from pinochle_sim.policies.play import face_points, pack_points
 from pinochle_sim.policies.slots import PP_PLAY
 from pinochle_sim.policies.view import PlayView, pack_trick_rules
@@ -93,7 +93,6 @@ def play_tricks(
     last_bonus = ra[RA_LAST]
     points = pack_points(ra[RA_POINTS : RA_POINTS + 6])
     rules = pack_trick_rules(ra[RA_FOLLOW], ra[RA_TRUMP], head, last_bonus)
-    counting = reads_caps(bundle)
     caps = CAPS_NONE
     table = reads_table(bundle)
     for t in range(n_tricks):
@@ -122,7 +121,7 @@ def play_tricks(
                 work[K_TRICK] = on_table
             f = play_card(bundle, pp[seat, PP_PLAY], view, play_params(pp, seat), rs, work)
             if table:
-                note_play(work, seat, f, players)
+                table_notes(bundle, work, seat, f, players)
                 if k < 3:
                     on_table |= (f + 1) << (8 * k)
             hands[seat] = remove_card(hand, f)
@@ -136,8 +135,7 @@ def play_tricks(
                 winner = f
                 winner_seat = seat
             else:
-                if counting:
-                    caps = learn(caps, seat, f, led, winner, trump, head)
+                caps = learn_if(bundle, caps, seat, f, led, winner, trump, head)
                 if (beaters(winner, trump) >> f) & 1:
                     winner = f
                     winner_seat = seat

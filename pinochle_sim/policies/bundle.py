@@ -154,3 +154,43 @@ def policy_flag(kind: str, flag: str) -> Callable[[Callable[..., Any]], Callable
         return stub
 
     return declare
+
+
+def policy_gate(
+    kind: str, flag: str, kernel: Callable[..., Any], otherwise: Callable[..., Any] | None = None
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare the stub below (``stub(bundle, *args)``) as a call of ``kernel(*args)`` that is
+    compiled only when a policy of ``kind`` in the bundle has the registry flag ``flag``;
+    otherwise the call is ``otherwise(*args)`` (a jitted function with the same parameters),
+    or does nothing and returns None when ``otherwise`` is None.
+
+    A branch on :func:`policy_flag`'s constant is removed by LLVM, but numba still compiles
+    (types, lowers, optimises) every kernel the dead branch calls: the table-keeping code of
+    the sampling policy was about a tenth of the partnership engine's first compile for runs
+    that never use it. A gate keeps that code out of such runs altogether."""
+
+    def declare(stub: Callable[..., Any]) -> Callable[..., Any]:
+        params = list(inspect.signature(stub).parameters)
+        if params[:1] != ["bundle"]:
+            raise TypeError(f"gate stub {stub.__name__} must start with (bundle, ...)")
+        args = ", ".join(params)
+        passed = ", ".join(params[1:])
+
+        def typer(*arg_types: Any) -> Callable[..., Any] | None:
+            bundle = arg_types[0]
+            if not isinstance(bundle, PolicyBundleType):
+                return None
+            by_id = {info.id: info for info in REGISTRY[kind].values()}
+            on = any(flag in by_id[i].flags for i in bundle.ids_of(kind))
+            target = kernel if on else otherwise
+            body = f"return target({passed})" if target is not None else "return None"
+            scope: dict[str, Any] = {"target": target}
+            exec(f"def impl({args}):\n    {body}", scope)
+            return scope["impl"]
+
+        scope: dict[str, Any] = {"typer": typer}
+        exec(f"def typing({args}):\n    return typer({args})", scope)
+        overload(stub, prefer_literal=False)(scope["typing"])
+        return stub
+
+    return declare

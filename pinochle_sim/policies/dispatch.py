@@ -21,7 +21,8 @@ import numpy as np
 
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import HEAD_ALWAYS, HEAD_TRUMP_LED, rank_of, suit_of
-from pinochle_sim.policies.bundle import PolicyBundle, policy_flag, policy_hook
+from pinochle_sim.policies.bundle import PolicyBundle, policy_flag, policy_gate, policy_hook
+from pinochle_sim.policies.known import new_work, note_play, setup
 from pinochle_sim.policies.slots import PP_PLAY_PARAMS
 from pinochle_sim.policies.view import PlayView
 
@@ -109,6 +110,39 @@ def reads_table(bundle: PolicyBundle) -> bool:
     raise TypeError("a policy flag is read from jitted code only")
 
 
+@jit
+def _no_table() -> np.ndarray:
+    return np.zeros(1, dtype=np.int64)  # new_work(False), without compiling its other branch
+
+
+@jit
+def _table() -> np.ndarray:
+    return new_work(True)
+
+
+@policy_gate("play", "reads_table", _table, otherwise=_no_table)
+def work_array(bundle: PolicyBundle) -> np.ndarray:
+    """A thread's work array (:func:`.known.new_work`): the table's when a policy of the
+    bundle :func:`reads_table`, else one unused word (and the table code is not compiled)."""
+    raise TypeError("a policy gate is called from jitted code only")
+
+
+@policy_gate("play", "reads_table", setup)
+def keep_table(
+    bundle: PolicyBundle, work: np.ndarray, hands: np.ndarray, bidder: int, trump: int,
+    ra: np.ndarray, ma: np.ndarray, gave: int, returned: int, widow: int, discard: int,
+) -> None:  # fmt: skip
+    """:func:`.known.setup` for the hand about to be played, when a policy of the bundle
+    :func:`reads_table` (else nothing, not even compiled)."""
+    raise TypeError("a policy gate is called from jitted code only")
+
+
+@policy_gate("play", "reads_table", note_play)
+def table_notes(bundle: PolicyBundle, work: np.ndarray, seat: int, f: int, players: int) -> None:
+    """:func:`.known.note_play`, when a policy of the bundle :func:`reads_table`."""
+    raise TypeError("a policy gate is called from jitted code only")
+
+
 @jit(inline="always")
 def play_params(pp: np.ndarray, seat: int) -> tuple:
     """The play parameters of ``seat`` (``q`` of :func:`play_card`)."""
@@ -143,3 +177,20 @@ def learn(caps: int, seat: int, f: int, led: int, winner: int, trump: int, head:
         cap = min((caps >> at) & 15, rank_of(winner) + 1)
         caps = (caps & ~(15 << at)) | (cap << at)
     return caps
+
+
+@jit
+def _learn_nothing(
+    caps: int, seat: int, f: int, led: int, winner: int, trump: int, head: int
+) -> int:  # fmt: skip
+    return caps
+
+
+@policy_gate("play", "reads_caps", learn, otherwise=_learn_nothing)
+def learn_if(
+    bundle: PolicyBundle, caps: int, seat: int, f: int, led: int, winner: int, trump: int,
+    head: int,
+) -> int:  # fmt: skip
+    """:func:`learn` when a policy of the bundle :func:`reads_caps`; else ``caps`` unchanged
+    (and :func:`learn` not compiled)."""
+    raise TypeError("a policy gate is called from jitted code only")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pinochle_sim.policies import KINDS, PolicySet, seat_policy_array
-from pinochle_sim.policies.bundle import PolicyBundle, PolicyBundleType
+from pinochle_sim.policies.bundle import PolicyBundle, PolicyBundleType, policy_gate
 from pinochle_sim.policies.dispatch import play_card, reads_caps
 from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
 
@@ -68,3 +68,46 @@ def test_each_seat_plays_its_own_policy() -> None:
     even = base[bidder] % 2 == 0
     # the greedy side (seats 0, 2) makes its bids more often when the other side plays randomly
     assert out[made][even].mean() > base[made][even].mean()
+
+
+@numba.njit  # not cached: the test reads which kernels were compiled
+def _gate_on(x: int) -> int:
+    return x + 1
+
+
+@numba.njit  # not cached: the test reads which kernels were compiled
+def _gate_off(x: int) -> int:
+    return x - 1
+
+
+@numba.njit  # not cached: the test reads which kernels were compiled
+def _gate_only(x: int) -> int:
+    return 2 * x
+
+
+@policy_gate("play", "reads_table", _gate_on, otherwise=_gate_off)
+def _gated(bundle: PolicyBundle, x: int) -> int:
+    raise TypeError("a policy gate is called from jitted code only")
+
+
+@policy_gate("play", "reads_table", _gate_only)
+def _gated_or_nothing(bundle: PolicyBundle, x: int) -> None:
+    raise TypeError("a policy gate is called from jitted code only")
+
+
+@numba.njit  # not cached: the test reads which kernels were compiled
+def _call_gates(bundle: PolicyBundle, x: int) -> tuple[int, bool]:
+    return _gated(bundle, x), _gated_or_nothing(bundle, x) is None
+
+
+def test_a_gate_compiles_its_kernel_only_for_bundles_with_the_flag() -> None:
+    """``pimc`` reads the table (registry flag ``reads_table``), ``greedy`` does not: a gated
+    call runs the kernel for a bundle with pimc, the fallback (or nothing) otherwise, and the
+    kernel is never compiled for a bundle without the flag (what keeps the sampling policy's
+    table code out of the default engines' first compile)."""
+    greedy = PolicyBundle.from_array(seat_policy_array(PolicySet()))
+    assert _call_gates(greedy, 10) == (9, True)
+    assert not _gate_on.overloads and not _gate_only.overloads
+    pimc = PolicyBundle.from_array(seat_policy_array(PolicySet(play="pimc")))
+    assert _call_gates(pimc, 10) == (11, False)
+    assert _gate_on.overloads and _gate_only.overloads

@@ -63,8 +63,14 @@ from pinochle_sim.engines.trickplay import (
 )
 from pinochle_sim.policies.bid import count_aces
 from pinochle_sim.policies.bundle import PolicyBundle
-from pinochle_sim.policies.dispatch import bid_limit, concedes, discards, reads_table
-from pinochle_sim.policies.known import new_work, setup
+from pinochle_sim.policies.dispatch import (
+    bid_limit,
+    concedes,
+    discards,
+    keep_table,
+    reads_table,
+    work_array,
+)
 from pinochle_sim.policies.slots import PP_BID, PP_CONCEDE, PP_DISCARD
 from pinochle_sim.rules.arrays import (
     RA_BIDDER_WINS_TIES,
@@ -355,8 +361,8 @@ def _play_hand(
             returned = out[lay[L_PASSED] + 1, row] if passed else 0
             widowed = lay[L_WIDOW] >= 0
             laid = out[lay[L_WIDOW] + 1, row] if widowed else 0
-            setup(work, hands, bidder, trump, ra, ma, gave, returned, widow if widowed else 0,
-                  laid)  # fmt: skip
+            keep_table(bundle, work, hands, bidder, trump, ra, ma, gave, returned,
+                       widow if widowed else 0, laid)  # fmt: skip
         stream_init(rs, seed, h, STREAM_PLAY)
         log = scratch[S_LOG:SCRATCH_SIZE]
         none_played = np.int64(0)  # an int64, not the literal 0: the trick loop is shared
@@ -401,7 +407,7 @@ def _play_chunk(
     scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
     trace = np.empty(1, dtype=np.int64)
-    work = new_work(reads_table(bundle))
+    work = work_array(bundle)
     for i in range(lo, hi):
         _play_hand(
             bundle, ra_l, ma_l, pp_l, lay_l, seed, fx_l, start + i, fixed_dealer, out, i,
@@ -426,7 +432,7 @@ def _trace_one(
     """Play one hand with tracing on (``out`` has one column)."""
     scratch = np.empty(SCRATCH_SIZE, dtype=np.int64)
     rs = np.empty(2, dtype=np.uint64)
-    work = new_work(reads_table(bundle))
+    work = work_array(bundle)
     _play_hand(
         bundle, ra, ma, pp, lay, seed, fx, h, fixed_dealer, out, 0, scratch, rs, trace, True, work
     )
@@ -446,7 +452,7 @@ def _play_games(ra: np.ndarray, ma: np.ndarray, lay: np.ndarray, pp: np.ndarray,
     rs = np.empty(2, dtype=np.uint64)
     trace = np.empty(1, dtype=np.int64)
     totals = np.zeros(4, dtype=np.int64)
-    work = new_work(reads_table(bundle))
+    work = work_array(bundle)
     target = ra[RA_GAME_TARGET]
     bidder_wins = ra[RA_BIDDER_WINS_TIES] != 0
     row = 0
