@@ -162,13 +162,13 @@ def _shown_index(used: list[int]) -> int:
     return sum((1 << r) * (n >= 1) + (1 << (r + 6)) * (n >= 2) for r, n in enumerate(used))
 
 
-@jit(inline="always")
+@jit
 def _suit_index(hand: int, s: int) -> int:
     """The 12-bit index ``ONE6 | TWO6 << 6`` of suit ``s`` of a packed hand (class-1 tables)."""
     return ((hand >> (6 * s)) & 63) | (((hand >> (24 + 6 * s)) & 63) << 6)
 
 
-@jit(inline="always")
+@jit
 def _pinochles(hand: int) -> int:
     """Pinochles a packed hand can form: the fewer of its QS and JD copies (0..2)."""
     nqs = ((hand >> FACE_QS) & 1) + ((hand >> (24 + FACE_QS)) & 1)
@@ -176,7 +176,7 @@ def _pinochles(hand: int) -> int:
     return min(nqs, njd)
 
 
-@jit(inline="always")
+@jit
 def _arounds(hand: int, rank: int) -> int:
     """How many times a packed hand holds rank ``rank`` in all four suits (0..2)."""
     mask = RANK_ROW << rank  # the rank's bit in each suit's 6-bit field
