@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 
-.PHONY: install demo test quicktest lint bench experiments clean clean-cache
+.PHONY: install demo test quicktest lint bench compile-plans experiments clean clean-cache
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)  ## hands per second per stage
 	$(BIN)/pinochle-sim bench
+
+compile-plans: $(STAMP)  ## re-record the compile helper's plans (after a kernel's arguments change)
+	$(BIN)/python -m pinochle_sim.runs.precompile record
 
 STUDIES := meld_by_trump_length go_set pass_value partner_meld meld_distribution bid_vs_meld \
            bidding_side_tricks auction_summary three_hand two_hand win_probability calibrate_bidding \

@@ -15,6 +15,13 @@ honouring ``XDG_CACHE_HOME``); setting ``NUMBA_CACHE_DIR`` overrides it. Only th
 hold kernels (:data:`KERNEL_SOURCES`) enter the hash, so editing the run driver, the analysis
 layer or the CLI keeps the compiled code. A new folder with kernels must be added there.
 
+numba's cache index (one file per function, listing its compiled signatures) is read, extended and
+written back without a lock, so two processes saving different signatures of one function at the
+same moment (the test workers, or a run and its compile helper, :mod:`pinochle_sim.runs.precompile`)
+could both pick the same data file number and leave the index naming the other's code. Every
+kernel's saves are therefore serialised by an exclusive lock on one file in the cache folder
+(:func:`lock_saves`); loads need none, since numba replaces each file whole.
+
 numba quietly skips a cache folder it cannot write, so a read-only one would make every process
 compile again (tens of seconds). :data:`CACHE_DIR` is therefore checked here: when it cannot be
 written, one warning goes to stderr and the cache moves to a folder under the system's
@@ -23,6 +30,7 @@ temporary directory (kept between processes, one per user and source version).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
@@ -111,6 +119,49 @@ COMPILE_RECORD = (CACHE_DIR if os.environ.get("NUMBA_CACHE_DIR") else CACHE_DIR.
 printed before the next one); beside the cache folders, so it outlives a source change."""
 
 
+SAVE_LOCK = CACHE_DIR / "save.lock"
+"""The file whose lock serialises every kernel's cache saves (:func:`lock_saves`)."""
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX: saves stay as numba makes them
+        yield
+        return
+    try:
+        handle = open(path, "ab")  # noqa: SIM115 - held for the block
+    except OSError:  # pragma: no cover - the folder was checked writable at import
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def lock_saves(cache_file: Any, lock: Path = SAVE_LOCK) -> None:
+    """Make ``cache_file`` (a numba ``IndexDataCacheFile``) save under the exclusive lock of
+    ``lock``, so that its read-extend-write of the index never interleaves with another
+    process's save."""
+    plain = cache_file.save
+
+    def save(key: Any, data: Any) -> None:
+        with _locked(lock):
+            plain(key, data)
+
+    cache_file.save = save
+
+
+def _lock_dispatcher(disp: Any) -> None:
+    cache_file = getattr(getattr(disp, "_cache", None), "_cache_file", None)
+    if cache_file is not None:
+        lock_saves(cache_file)
+
+
 class KernelDispatcher(CPUDispatcher):
     """A kernel compiled for jitted callers only: without the wrappers that let Python call it
     (a CPython wrapper and a C-callable one for each compiled signature: 2.8 s of the 10.7 s
@@ -138,6 +189,7 @@ class KernelDispatcher(CPUDispatcher):
                     g.__doc__ = f.__doc__
                     g.__kwdefaults__ = f.__kwdefaults__
                     twin = numba.njit(**{**self._options, "no_cpython_wrapper": False})(g)
+                    _lock_dispatcher(twin)
                     self.__dict__["_python_twin"] = twin
         return twin
 
@@ -173,6 +225,7 @@ def jit(func=None, *, borrows: bool = False, allocates: bool = False, entry: boo
 
     def decorate(f):
         disp = numba.njit(**options)(f)
+        _lock_dispatcher(disp)
         if not entry:
             disp.__class__ = KernelDispatcher
             disp._options = options

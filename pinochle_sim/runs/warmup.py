@@ -26,6 +26,7 @@ import numpy as np
 
 from pinochle_sim.core.jit import COMPILE_RECORD, KernelDispatcher
 from pinochle_sim.engines import EngineInputs
+from pinochle_sim.runs import precompile
 from pinochle_sim.runs.games import play_games_array
 from pinochle_sim.runs.simulate import play_hands_array, trace_arrays
 
@@ -82,12 +83,26 @@ def kernel_args(inputs: EngineInputs, entry: str) -> tuple[Any, ...]:
     return seen[0]
 
 
+def _python_kernel(kernel: Any) -> Any:
+    return kernel.python() if isinstance(kernel, KernelDispatcher) else kernel
+
+
+def plan_key(inputs: EngineInputs, entry: str) -> str | None:
+    """The compile helper's plan key for this call (:mod:`pinochle_sim.runs.precompile`), None
+    when the kernel is not a numba dispatcher."""
+    kernel = _python_kernel(getattr(inputs.engine, entry))
+    try:
+        argtypes = precompile.argtypes_of(kernel, kernel_args(inputs, entry))
+    except Exception:
+        return None
+    return precompile.plan_key(inputs.engine.name, entry, argtypes)
+
+
 def kernel_state(kernel: Any, args: tuple[Any, ...]) -> str:
     """``compiled`` (in this process), ``cached`` (on disk), ``cold`` or ``unknown`` for a call
     of ``kernel`` with ``args`` (``unknown``: not a numba dispatcher, or numba changed); for a
     kernel compiled for jitted callers only, of the twin that Python calls."""
-    if isinstance(kernel, KernelDispatcher):
-        kernel = kernel.python()
+    kernel = _python_kernel(kernel)
     try:
         argtypes = tuple(kernel.typeof_pyval(a) for a in args)
         if argtypes in kernel.overloads:
@@ -140,8 +155,10 @@ def warm_up(inputs: EngineInputs, entry: str, notify: Notify | None = None) -> f
     what = f"{inputs.engine.name} {WHAT[entry]}"
     if state == "cold" and notify is not None:
         notify.compiling(what, compile_estimate(inputs, entry))
+    key = plan_key(inputs, entry) if state == "cold" else None
     t0 = time.perf_counter()
-    _one_call(inputs, entry)(inputs)
+    with precompile.helping(key) if key else contextlib.nullcontext():
+        _one_call(inputs, entry)(inputs)
     seconds = time.perf_counter() - t0
     if state == "cold":
         _remember(inputs, entry, seconds)
