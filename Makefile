@@ -37,7 +37,7 @@ bench: $(STAMP)  ## hands per second per stage
 	$(BIN)/pinochle-sim bench
 
 compile-plans: $(STAMP)  ## re-record the compile helper's plans (after a kernel's arguments change)
-	$(BIN)/python -m pinochle_sim.runs.precompile record
+	$(BIN)/python experiments/compile_plans.py
 
 STUDIES := meld_by_trump_length go_set pass_value partner_meld meld_distribution bid_vs_meld \
            bidding_side_tricks auction_summary three_hand two_hand win_probability calibrate_bidding \

@@ -13,10 +13,10 @@ called with one set of argument types (the defaults of each preset): a list of (
 argument types, compile flags inherited from the caller). :func:`record_tree` records the call
 tree of a cold compile with each kernel's own compile seconds; :func:`choose` simulates the run
 and the helper (see :func:`simulate`) and picks the subtrees that the run reaches last, as many
-as the helper can finish before the run gets there. ``python -m pinochle_sim.runs.precompile
-record`` records a plan for every preset and entry point from empty caches, into
-:data:`PLANS` (``make compile-plans``); ``tests/runs/test_precompile.py`` fails when a plan no
-longer matches the kernels.
+as the helper can finish before the run gets there. ``make compile-plans``
+(``experiments/compile_plans.py``) records a plan for every preset and entry point from empty
+caches into :data:`PLANS`; ``tests/runs/test_precompile.py`` fails when a plan no longer
+matches the kernels.
 
 Only the time changes: the helper compiles the same source with the same flags into the cache
 that the run loads from, so the compiled code and the records are the same. A plan that no
@@ -45,6 +45,8 @@ from pathlib import Path
 from typing import Any
 
 import numba
+
+from pinochle_sim.core import jit  # noqa: F401 - sets numba's cache folder before any compile
 
 PLANS = Path(__file__).parent / "data" / "compile_plans.json"
 """The recorded plans, keyed by :func:`plan_key`."""
@@ -275,6 +277,15 @@ def load_plans(path: Path = PLANS) -> dict[str, Any]:
         return {}
 
 
+def save_plans(plans: dict[str, Any], path: Path = PLANS) -> None:
+    """Write ``plans`` (key -> plan) to ``path``, whole or not at all."""
+    doc = {"about": "compile helper plans, recorded by make compile-plans", "plans": plans}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
 def helper_wanted() -> bool:
     """Whether a compile helper may start here: two or more cores for this process, file locks
     for the cache saves (POSIX, :func:`pinochle_sim.core.jit.lock_saves`), and not turned off by
@@ -327,8 +338,6 @@ def compile_plan(key: str, path: Path = PLANS) -> list[str]:
     from numba.core.compiler import Flags
     from numba.core.targetconfig import ConfigStack
 
-    import pinochle_sim.core.jit  # noqa: F401 - sets the cache folder before any compile
-
     done = []
     for item in load_plans(path).get(key, {}).get("kernels", []):
         try:
@@ -346,74 +355,13 @@ def compile_plan(key: str, path: Path = PLANS) -> list[str]:
     return done
 
 
-# Recording the plans (``make compile-plans``) ----------------------------------------------
-
-ENTRY_CALLS = ("play_chunk", "trace_one", "play_games")
-
-
-def _record_one(rules: str, entry: str) -> tuple[str, dict[str, Any]]:
-    """Record the plan of ``entry`` for the preset ``rules`` (in a process with an empty cache)."""
-    from pinochle_sim.runs import warmup
-    from pinochle_sim.runs.simulate import engine_inputs
-
-    inputs = engine_inputs(rules)
-    key = warmup.plan_key(inputs, entry)
-    nodes = record_tree(lambda: warmup._one_call(inputs, entry)(inputs))
-    if not nodes:
-        raise RuntimeError(f"{rules} {entry}: nothing compiled (the cache was not empty)")
-    return key, {"rules": rules, "entry": entry, **make_plan(nodes)}
-
-
-def record_all(presets: Sequence[str], path: Path = PLANS) -> dict[str, Any]:
-    """Record the plan of every entry point of every preset, each in a fresh process with an
-    empty compile cache, and write them to ``path``."""
-    import tempfile
-
-    plans: dict[str, Any] = {}
-    for rules in presets:
-        for entry in ENTRY_CALLS:
-            with tempfile.TemporaryDirectory() as cache:
-                env = {**os.environ, "NUMBA_CACHE_DIR": cache, ENV: "0"}
-                out = subprocess.run(
-                    [sys.executable, "-m", "pinochle_sim.runs.precompile", "record-one", rules,
-                     entry],
-                    env=env, check=True, capture_output=True, text=True,
-                )  # fmt: skip
-            key, plan = json.loads(out.stdout.strip().splitlines()[-1])
-            plans.setdefault(key, plan)
-            print(
-                f"{rules:>20} {entry:<10} {plan['serial_s']:6.2f} s serial, "
-                f"{plan['simulated_s']:6.2f} s with the helper ({len(plan['kernels'])} kernels)",
-                flush=True,
-            )
-    doc = {
-        "about": "compile helper plans: python -m pinochle_sim.runs.precompile record",
-        "plans": dict(sorted(plans.items())),
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
-    return plans
-
-
 def main(argv: Sequence[str]) -> int:
-    if argv and argv[0] == "help" and len(argv) == 3:
+    """The helper process: ``python -m pinochle_sim.runs.precompile help KEY PLANS``."""
+    if len(argv) == 3 and argv[0] == "help":
         compile_plan(argv[1], Path(argv[2]))
         return 0
-    if argv and argv[0] == "record-one" and len(argv) == 3:
-        print(json.dumps(_record_one(argv[1], argv[2])))
-        return 0
-    if argv and argv[0] == "record":
-        from pinochle_sim.rules.presets import PRESETS
-
-        record_all(argv[1:] or list(PRESETS))
-        return 0
-    print(
-        "usage: python -m pinochle_sim.runs.precompile record [PRESET...]\n"
-        "  records the compile helper's plans from empty caches into " + str(PLANS),
-        file=sys.stderr,
-    )
+    print("usage: python -m pinochle_sim.runs.precompile help KEY PLANS (started by runs)",
+          file=sys.stderr)  # fmt: skip
     return 2
 
 

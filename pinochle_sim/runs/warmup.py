@@ -144,6 +144,20 @@ def _remember(inputs: EngineInputs, entry: str, seconds: float) -> None:
         pass
 
 
+def record_plan(inputs: EngineInputs, entry: str) -> tuple[str, dict[str, Any]]:
+    """Compile ``entry`` for these inputs from a cold cache, recording its compile tree, and
+    return the compile helper's plan for it with its key (:mod:`pinochle_sim.runs.precompile`;
+    ``make compile-plans`` calls this once per preset and entry point, each in a fresh process
+    with an empty cache)."""
+    key = plan_key(inputs, entry)
+    if key is None or kernel_state(getattr(inputs.engine, entry), kernel_args(inputs, entry)) != (
+        "cold"
+    ):
+        raise RuntimeError(f"{inputs.engine.name} {entry}: not a cold numba kernel here")
+    nodes = precompile.record_tree(lambda: _one_call(inputs, entry)(inputs))
+    return key, precompile.make_plan(nodes)
+
+
 def warm_up(inputs: EngineInputs, entry: str, notify: Notify | None = None) -> float:
     """Compile (or load from the cache) the kernel of ``entry`` for these inputs by playing one
     hand through the library's own call; returns the seconds it took (0 when the kernel was

@@ -84,7 +84,7 @@ def test_a_plan_without_gain_has_no_kernels():
 
 # The plans on file --------------------------------------------------------------------------
 
-ENTRIES = precompile.ENTRY_CALLS
+ENTRIES = warmup.ENTRIES
 
 
 @pytest.mark.parametrize("rules", ["partnership", "partnership-classic", "joedog", "three-hand",
