@@ -40,6 +40,11 @@ import types
 from pathlib import Path
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX: saves stay as numba makes them
+    fcntl = None
+
 import numba
 from numba.core.registry import CPUDispatcher
 
@@ -122,12 +127,13 @@ printed before the next one); beside the cache folders, so it outlives a source 
 SAVE_LOCK = CACHE_DIR / "save.lock"
 """The file whose lock serialises every kernel's cache saves (:func:`lock_saves`)."""
 
+SAVES_LOCKED = fcntl is not None
+"""Whether cache saves are serialised here (POSIX file locks)."""
+
 
 @contextlib.contextmanager
 def _locked(path: Path):
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on POSIX: saves stay as numba makes them
+    if fcntl is None:  # pragma: no cover - not on POSIX
         yield
         return
     try:

@@ -46,7 +46,7 @@ from typing import Any
 
 import numba
 
-from pinochle_sim.core import jit  # noqa: F401 - sets numba's cache folder before any compile
+from pinochle_sim.core import jit  # also sets numba's cache folder before any compile
 
 PLANS = Path(__file__).parent / "data" / "compile_plans.json"
 """The recorded plans, keyed by :func:`plan_key`."""
@@ -150,9 +150,9 @@ def record_tree(call: Callable[[], Any]) -> list[Node]:
 
 
 def _walk(nodes: Sequence[Node], roots: Sequence[int], done: list[float], clock: list[float]):
-    """A compile process as a generator: depth first over ``roots``, it yields the time at which
-    it is about to look at a kernel; a kernel already done by then (by either process) is loaded,
-    else its callees are compiled and then itself."""
+    """A compile process as a generator: depth first over ``roots``, it yields each time it is
+    about to look at a kernel (its time is ``clock[0]``); a kernel already done by then, by
+    either process, is loaded, else its callees are compiled and then itself."""
     for root in roots:
         stack: list[tuple[int, int]] = [(root, 0)]
         while stack:
@@ -181,20 +181,13 @@ def simulate(nodes: Sequence[Node], helper: Sequence[int], start_s: float = HELP
     done = [inf] * len(nodes)
     main_clock, help_clock = [0.0], [start_s]
     main = _walk(nodes, [i for i, n in enumerate(nodes) if n.parent < 0], done, main_clock)
-    side = _walk(nodes, list(helper), done, help_clock)
-    live = {"main": True, "side": bool(helper)}
-    while live["main"]:
-        if live["side"] and help_clock[0] < main_clock[0]:
-            try:
-                next(side)
-            except StopIteration:
-                live["side"] = False
-        else:
-            try:
-                next(main)
-            except StopIteration:
-                live["main"] = False
-    return main_clock[0]
+    side = _walk(nodes, list(helper), done, help_clock) if helper else None
+    while True:  # step whichever process is behind
+        if side is not None and help_clock[0] < main_clock[0]:
+            if next(side, StopIteration) is StopIteration:
+                side = None
+        elif next(main, StopIteration) is StopIteration:
+            return main_clock[0]
 
 
 def choose(nodes: Sequence[Node], start_s: float = HELPER_START_S, min_share: float = 0.02):
@@ -290,11 +283,7 @@ def helper_wanted() -> bool:
     """Whether a compile helper may start here: two or more cores for this process, file locks
     for the cache saves (POSIX, :func:`pinochle_sim.core.jit.lock_saves`), and not turned off by
     ``PINOCHLE_SIM_COMPILE_HELPER=0``."""
-    if os.environ.get(ENV, "1").strip() == "0":
-        return False
-    try:
-        import fcntl  # noqa: F401
-    except ImportError:  # pragma: no cover - Windows: numba's index saves would race
+    if os.environ.get(ENV, "1").strip() == "0" or not jit.SAVES_LOCKED:
         return False
     try:
         cores = len(os.sched_getaffinity(0))

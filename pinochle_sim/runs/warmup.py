@@ -87,12 +87,15 @@ def _python_kernel(kernel: Any) -> Any:
     return kernel.python() if isinstance(kernel, KernelDispatcher) else kernel
 
 
-def plan_key(inputs: EngineInputs, entry: str) -> str | None:
-    """The compile helper's plan key for this call (:mod:`pinochle_sim.runs.precompile`), None
-    when the kernel is not a numba dispatcher."""
+def plan_key(inputs: EngineInputs, entry: str, args: tuple[Any, ...] | None = None) -> str | None:
+    """The compile helper's plan key for this call (:mod:`pinochle_sim.runs.precompile`) with
+    its kernel arguments ``args`` (:func:`kernel_args` when not given), None when the kernel is
+    not a numba dispatcher."""
     kernel = _python_kernel(getattr(inputs.engine, entry))
     try:
-        argtypes = precompile.argtypes_of(kernel, kernel_args(inputs, entry))
+        argtypes = precompile.argtypes_of(
+            kernel, kernel_args(inputs, entry) if args is None else args
+        )
     except Exception:
         return None
     return precompile.plan_key(inputs.engine.name, entry, argtypes)
@@ -104,7 +107,7 @@ def kernel_state(kernel: Any, args: tuple[Any, ...]) -> str:
     kernel compiled for jitted callers only, of the twin that Python calls."""
     kernel = _python_kernel(kernel)
     try:
-        argtypes = tuple(kernel.typeof_pyval(a) for a in args)
+        argtypes = precompile.argtypes_of(kernel, args)
         if argtypes in kernel.overloads:
             return "compiled"
         cache = kernel._cache
@@ -149,10 +152,9 @@ def record_plan(inputs: EngineInputs, entry: str) -> tuple[str, dict[str, Any]]:
     return the compile helper's plan for it with its key (:mod:`pinochle_sim.runs.precompile`;
     ``make compile-plans`` calls this once per preset and entry point, each in a fresh process
     with an empty cache)."""
-    key = plan_key(inputs, entry)
-    if key is None or kernel_state(getattr(inputs.engine, entry), kernel_args(inputs, entry)) != (
-        "cold"
-    ):
+    args = kernel_args(inputs, entry)
+    key = plan_key(inputs, entry, args)
+    if key is None or kernel_state(getattr(inputs.engine, entry), args) != "cold":
         raise RuntimeError(f"{inputs.engine.name} {entry}: not a cold numba kernel here")
     nodes = precompile.record_tree(lambda: _one_call(inputs, entry)(inputs))
     return key, precompile.make_plan(nodes)
@@ -161,15 +163,18 @@ def record_plan(inputs: EngineInputs, entry: str) -> tuple[str, dict[str, Any]]:
 def warm_up(inputs: EngineInputs, entry: str, notify: Notify | None = None) -> float:
     """Compile (or load from the cache) the kernel of ``entry`` for these inputs by playing one
     hand through the library's own call; returns the seconds it took (0 when the kernel was
-    already compiled in this process). A cold compile is announced to ``notify`` first and its
-    duration remembered for the next estimate."""
-    state = kernel_state(getattr(inputs.engine, entry), kernel_args(inputs, entry))
+    already compiled in this process). A cold compile is announced to ``notify`` first, runs
+    beside a compile helper where a plan was recorded for these arguments
+    (:mod:`pinochle_sim.runs.precompile`), and its duration is remembered for the next
+    estimate."""
+    args = kernel_args(inputs, entry)
+    state = kernel_state(getattr(inputs.engine, entry), args)
     if state == "compiled":
         return 0.0
     what = f"{inputs.engine.name} {WHAT[entry]}"
     if state == "cold" and notify is not None:
         notify.compiling(what, compile_estimate(inputs, entry))
-    key = plan_key(inputs, entry) if state == "cold" else None
+    key = plan_key(inputs, entry, args) if state == "cold" else None
     t0 = time.perf_counter()
     with precompile.helping(key) if key else contextlib.nullcontext():
         _one_call(inputs, entry)(inputs)
