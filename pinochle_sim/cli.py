@@ -1259,10 +1259,9 @@ def bench(
             times = solver_times(preset, solver_deals, progress=_progress(preset), cards=cards)
             click.echo(times.line())
     if not (no_end_to_end or solver_only or quick):
-        secs = bench_stages.end_to_end(1_000_000)
-        click.echo(f"{'run --hands 1e6 --rules partnership, warm compile cache':<62} {secs:6.2f} s")
-        for what, secs in bench_stages.cold_runs():
-            click.echo(f"{what:<62} {secs:6.2f} s")
+        click.echo(bench_stages.end_to_end(1_000_000).line())
+        for run in bench_stages.cold_runs():
+            click.echo(run.line())
     me, kids = bench_stages.peak_memory_mb()
     click.echo(
         f"peak memory {me:,.0f} MB (largest run process {kids:,.0f} MB); "

@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -225,15 +226,35 @@ def _run_cmd(hands: int, rules: str, out: str) -> list[str]:
             "--rules", rules, "--out", out]  # fmt: skip
 
 
+@dataclass(frozen=True)
+class EndToEnd:
+    """A ``pinochle-sim run`` timed in a fresh process."""
+
+    what: str
+    seconds: float
+    """Wall seconds of the whole command."""
+    compile_s: float | None
+    """Seconds that run spent compiling its kernel (its warm-up, as the run reports it in the
+    compile record); None when it compiled nothing (everything was cached)."""
+
+    def line(self) -> str:
+        text = f"{self.what:<62} {self.seconds:6.2f} s"
+        if self.compile_s is None:
+            return text + ", nothing compiled"
+        return text + f", compiling {self.compile_s:.1f} s of it"
+
+
 def end_to_end(
     hands: int = 1_000_000,
     cold: bool = False,
     rules: str = "partnership",
     cache_dir: str | None = None,
-) -> float:
-    """Wall seconds of ``pinochle-sim run --hands N --rules R`` in a fresh process. Warm: after
-    a 1,000-hand run has compiled or loaded everything the run path needs. Cold: with the
-    compile cache ``cache_dir`` (default: a new, empty one), so a first run compiles."""
+    what: str | None = None,
+) -> EndToEnd:
+    """``pinochle-sim run --hands N --rules R`` timed in a fresh process. Warm: after a
+    1,000-hand run has compiled or loaded everything the run path needs. Cold: with the compile
+    cache ``cache_dir`` (default: a new, empty one), so a first run compiles. The run keeps a
+    compile record of its own (``PINOCHLE_SIM_COMPILE_RECORD``), which says what it compiled."""
     tmp = tempfile.mkdtemp(prefix="pinochle-bench-")
     env = dict(os.environ)
     if cold:
@@ -242,31 +263,35 @@ def end_to_end(
         if not cold:  # make sure the cache is warm
             warm = _run_cmd(1000, rules, os.path.join(tmp, "warm"))
             subprocess.run(warm, env=env, check=True, capture_output=True)
+        record = Path(tmp) / "compile-seconds.json"
+        env["PINOCHLE_SIM_COMPILE_RECORD"] = str(record)
         t = time.perf_counter()
         subprocess.run(
             _run_cmd(hands, rules, os.path.join(tmp, "run")), env=env, check=True,
             capture_output=True,
         )  # fmt: skip
-        return time.perf_counter() - t
+        seconds = time.perf_counter() - t
+        compile_s = warmup.last_compile(engine_inputs(rules), "play_chunk", record)
+        cache = "empty" if cold else "warm"
+        label = what or f"run --hands {_count(hands)} --rules {rules}, {cache} compile cache"
+        return EndToEnd(label, seconds, compile_s)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 def cold_runs(
     hands: int = 1_000_000, first_hands: int = 100_000, rules: str = "partnership"
-) -> Iterator[tuple[str, float]]:
-    """(what, wall seconds) of a first ``run --hands N`` from an empty compile cache, then the
-    first run of each other engine's preset in that same cache (what it adds to compile: the
-    three-hand preset shares the auction kernels), yielded as each finishes."""
+) -> Iterator[EndToEnd]:
+    """A first ``run --hands N`` from an empty compile cache, then the first run of each other
+    engine's preset in that same cache (what it adds to compile: the three-hand preset shares
+    the auction kernels), each yielded as it finishes, with the seconds it spent compiling."""
     tmp = tempfile.mkdtemp(prefix="pinochle-bench-cache-")
     try:
-        yield (
-            f"run --hands {_count(hands)} --rules {rules}, empty compile cache",
-            end_to_end(hands, cold=True, rules=rules, cache_dir=tmp),
-        )
+        what = f"run --hands {_count(hands)} --rules {rules}, empty compile cache"
+        yield end_to_end(hands, cold=True, rules=rules, cache_dir=tmp, what=what)
         for other in ("three-hand", "two-hand"):
-            secs = end_to_end(first_hands, cold=True, rules=other, cache_dir=tmp)
-            yield f"first run --hands {_count(first_hands)} --rules {other} after it", secs
+            what = f"first run --hands {_count(first_hands)} --rules {other} after it"
+            yield end_to_end(first_hands, cold=True, rules=other, cache_dir=tmp, what=what)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

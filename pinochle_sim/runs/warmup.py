@@ -6,8 +6,8 @@ one hand (one game, one trace) through the very code path the run uses, so that 
 never counts in a rate or an ETA. It first works out, from the numba dispatcher behind the
 engine descriptor's entry point, whether that call is already compiled in this process, cached
 on disk, or cold; for a cold one it tells the caller's :class:`Notify` first, with an estimate
-from :data:`pinochle_sim.core.jit.COMPILE_RECORD` (the last cold compile of that kernel on this
-machine) or a default.
+from :data:`COMPILE_RECORD` (the last cold compile of that kernel on this machine) or a
+default.
 
 Nothing here knows kernel names: the entry points are the descriptor's fields (``play_chunk``,
 ``trace_one``, ``play_games``) and their arguments are captured from the library's own call.
@@ -18,13 +18,16 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
-from pinochle_sim.core.jit import COMPILE_RECORD, KernelDispatcher
+from pinochle_sim.core import jit
+from pinochle_sim.core.jit import KernelDispatcher
 from pinochle_sim.engines import EngineInputs
 from pinochle_sim.runs import precompile
 from pinochle_sim.runs.games import play_games_array
@@ -34,6 +37,13 @@ ENTRIES = ("play_chunk", "trace_one", "play_games")
 """The descriptor's kernel entry points (:class:`pinochle_sim.engines.Engine`)."""
 
 WHAT = {"play_chunk": "hands", "trace_one": "hand traces", "play_games": "whole games"}
+
+COMPILE_RECORD = Path(os.environ.get("PINOCHLE_SIM_COMPILE_RECORD") or jit.COMPILE_RECORD)
+"""The compile record this process reads and writes: ``core.jit.COMPILE_RECORD`` unless
+``PINOCHLE_SIM_COMPILE_RECORD`` names another file. The test suite keeps its own (its compiles
+of single kernels into a cache that holds the rest would otherwise stand as this machine's cold
+compile), and ``bench`` gives each of its fresh-process runs one, to read what that run
+compiled."""
 
 DEFAULT_COMPILE_SECONDS = {"play_chunk": 10.0, "trace_one": 10.0, "play_games": 10.0}
 """Measured on the 2-core development machine on 2026-12-02 (the auction engine's chunk kernel
@@ -117,18 +127,18 @@ def kernel_state(kernel: Any, args: tuple[Any, ...]) -> str:
         return "unknown"
 
 
-def _records() -> dict[str, float]:
+def _records(path: Path | None = None) -> dict[str, float]:
     try:
-        doc = json.loads(COMPILE_RECORD.read_text(encoding="utf-8"))
+        doc = json.loads((path or COMPILE_RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return {k: float(v) for k, v in doc.items() if isinstance(v, int | float)}
 
 
-def last_compile(inputs: EngineInputs, entry: str) -> float | None:
+def last_compile(inputs: EngineInputs, entry: str, record: Path | None = None) -> float | None:
     """Seconds the last cold compile of ``entry`` of this engine took on this machine (None
-    when none is on record)."""
-    return _records().get(f"{inputs.engine.name}.{entry}")
+    when none is on record), from :data:`COMPILE_RECORD` or the given ``record`` file."""
+    return _records(record).get(f"{inputs.engine.name}.{entry}")
 
 
 def compile_estimate(inputs: EngineInputs, entry: str) -> float:

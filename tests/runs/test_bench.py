@@ -3,11 +3,14 @@ lines, the compile-time report. Speeds themselves are never asserted here."""
 
 from __future__ import annotations
 
+import json
+import os
 import time
 
 import pytest
 
-from pinochle_sim.runs import bench
+from pinochle_sim.core import jit
+from pinochle_sim.runs import bench, warmup
 
 
 def test_batches_are_sized_from_a_probe_and_bounded_by_the_buffer():
@@ -55,3 +58,36 @@ def test_compile_report_says_what_the_first_call_did():
 def test_a_buffer_too_big_for_memory_is_refused_before_any_work():
     with pytest.raises(ValueError, match="GB of memory"):
         bench.check_stage_memory(bench.Effort(max_hands=10**11))
+
+
+def test_a_fresh_process_run_reports_what_it_compiled(monkeypatch):
+    """The cold runs' compile seconds come from each run's own compile record (the file the
+    bench names in ``PINOCHLE_SIM_COMPILE_RECORD``), not from this machine's record."""
+    calls = []
+
+    def fake_run(cmd, env, check, capture_output):
+        calls.append(env)
+        if "--out" in cmd and cmd[cmd.index("--out") + 1].endswith("run"):
+            record = env["PINOCHLE_SIM_COMPILE_RECORD"]
+            with open(record, "w", encoding="utf-8") as f:
+                json.dump({"two-hand.play_chunk": 7.5}, f)
+
+    monkeypatch.setattr(bench.subprocess, "run", fake_run)
+    run = bench.end_to_end(5000, cold=True, rules="two-hand")
+    assert run.compile_s == 7.5
+    assert run.what == "run --hands 5e3 --rules two-hand, empty compile cache"
+    assert run.line().endswith(" 7.5 s of it") and "NUMBA_CACHE_DIR" in calls[0]
+    # A run whose record names another engine's kernel compiled nothing of its own.
+    assert bench.end_to_end(5000, cold=True, rules="partnership").compile_s is None
+    assert bench.EndToEnd("x", 1.0, None).line().endswith("1.00 s, nothing compiled")
+
+
+def test_a_warm_fresh_process_run_compiles_nothing():
+    run = bench.end_to_end(2000)
+    assert run.compile_s is None and run.seconds > 0
+    assert run.what == "run --hands 2e3 --rules partnership, warm compile cache"
+
+
+def test_the_suite_keeps_its_own_compile_record():
+    assert warmup.COMPILE_RECORD != jit.COMPILE_RECORD
+    assert os.environ["PINOCHLE_SIM_COMPILE_RECORD"] == str(warmup.COMPILE_RECORD)
