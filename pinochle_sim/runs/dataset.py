@@ -118,6 +118,10 @@ _NO_DICTIONARY = {
 }
 
 
+_KEYS = ("hand", "game")
+"""The columns whose statistics a part file keeps (:func:`parquet_options`)."""
+
+
 def parquet_options(names: list[str]) -> dict[str, Any]:
     """How part files with these columns are written (measured: ~53 bytes per hand, ~1 s per
     million rows)."""
@@ -131,6 +135,9 @@ def parquet_options(names: list[str]) -> dict[str, Any]:
         # Packed hands are nearly all distinct: a dictionary only costs space and time there.
         "use_dictionary": [n for n in names if n not in _NO_DICTIONARY and "dealt" not in n],
         "column_encoding": {"hand": "DELTA_BINARY_PACKED"},
+        # Min/max statistics only where a reader's filter can skip a part by them (a hand or
+        # game range; every other column spans its whole range in every part): 8% of the write.
+        "write_statistics": [n for n in _KEYS if n in names],
     }
 
 

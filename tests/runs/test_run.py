@@ -86,6 +86,23 @@ def test_readers_pyarrow_duckdb_polars(reference_run):
     assert lf.height == N and int(lf["score_0"].sum()) == int(df["score_0"].sum())
 
 
+def test_parts_keep_statistics_only_for_the_hand_index(reference_run):
+    """A part's min/max statistics are kept for ``hand`` alone, so a filter on a hand range
+    skips whole parts; every other column spans its range in every part."""
+    import duckdb
+
+    parts = sorted(reference_run.glob("part-*.parquet"))
+    meta = pq.ParquetFile(parts[1]).metadata.row_group(0)
+    kept = {meta.column(i).path_in_schema for i in range(meta.num_columns)
+            if meta.column(i).is_stats_set}  # fmt: skip
+    assert kept == {"hand"}
+    i = [meta.column(k).path_in_schema for k in range(meta.num_columns)].index("hand")
+    assert (meta.column(i).statistics.min, meta.column(i).statistics.max) == (1024, 2047)
+    con = duckdb.connect()
+    q = f"select count(*), min(hand) from '{reference_run}/*.parquet' where hand >= 4000"
+    assert con.execute(q).fetchall()[0] == (1000, 4000)
+
+
 def test_provenance_in_every_part(reference_run):
     parts = sorted(reference_run.glob("part-*.parquet"))
     assert len(parts) == 5  # 5000 hands / 1024 per part
