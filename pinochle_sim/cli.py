@@ -172,13 +172,42 @@ def threads_option(func: Callable[..., Any]) -> Callable[..., Any]:
     )(func)
 
 
+_COMMAND = "pinochle_sim.command"
+"""Where the group notes the command it runs (``ctx.meta``)."""
+
+
+def _one_line(e: click.UsageError, path: str) -> click.UsageError:
+    """The usage error ``e`` as one line that says where the help is (``path --help``, unless
+    the error knows its command); click itself prints the usage, a hint and a blank line before
+    the error."""
+    where = e.ctx.command_path if e.ctx is not None else path
+    one = click.UsageError(f"{e.format_message()} (see '{where} --help')")
+    one.exit_code = e.exit_code
+    return one
+
+
 class _Main(click.Group):
-    """The command group. A reader that goes away (``pinochle-sim show ... | head``) ends any
+    """The command group. A usage error (an unknown option, a bad value) is one line that says
+    where the help is. A reader that goes away (``pinochle-sim show ... | head``) ends any
     command quietly with the status a standard tool gets (141), not an error message."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as e:
+            raise _one_line(e, self.name or "pinochle-sim") from None
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None:  # for a usage error that does not say its command
+            ctx.meta[_COMMAND] = f"{ctx.command_path} {cmd.name}"
+        return name, cmd, rest
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as e:
+            raise _one_line(e, ctx.meta.get(_COMMAND, ctx.command_path)) from None
         except BrokenPipeError:
             _quiet_broken_pipe()
             ctx.exit(EXIT_BROKEN_PIPE)

@@ -333,3 +333,34 @@ def test_kernel_state_tells_cold_compiled_and_cached_apart(tmp_path):
 
     assert states() == ["cold", "compiled", "cold"]
     assert states() == ["cached", "compiled", "cold"]
+
+
+def as_typed(*args: str) -> Result:
+    """The command as a user types it (the program named ``pinochle-sim``)."""
+    return CliRunner().invoke(main, list(args), prog_name="pinochle-sim")
+
+
+@pytest.mark.parametrize("command", sorted(main.commands))
+def test_a_usage_error_is_one_line_that_says_where_help_is(command):
+    """Every command: an unknown option is the whole output, one line, exit status 2."""
+    r = as_typed(command, "--no-such-option")
+    assert r.exit_code == 2
+    assert r.output.splitlines() == [
+        f"Error: No such option '--no-such-option'. (see 'pinochle-sim {command} --help')"
+    ], r.output
+
+
+def test_usage_errors_of_every_kind_are_one_line():
+    cases = {
+        ("run", "--hands"): "Error: Option '--hands' requires an argument. "
+        "(see 'pinochle-sim run --help')",
+        ("advise",): "Error: Missing argument 'CARDS...'. (see 'pinochle-sim advise --help')",
+        ("nosuch",): "Error: No such command 'nosuch'. (see 'pinochle-sim --help')",
+        ("--bogus",): "Error: No such option '--bogus'. (see 'pinochle-sim --help')",
+    }
+    for args, line in cases.items():
+        r = as_typed(*args)
+        assert r.exit_code == 2 and r.output.splitlines() == [line], (args, r.output)
+    r = as_typed("bench", "--solver-deals", "-3")
+    assert r.exit_code == 2 and len(r.output.splitlines()) == 1
+    assert r.output.startswith("Error: Invalid value for '--solver-deals'")
