@@ -96,7 +96,7 @@ def _cheapest(mask: int, trump: int, points: int) -> int:
     tmask = suit_mask(trump)
     side = mask & ~tmask
     trumps = mask & tmask
-    r = lowest_bit_index(_ranks_held(side) | 32)  # (the ace when no side card: any valid rank)
+    r = lowest_bit_index(ranks_held(side) | 32)  # (the ace when no side card: any valid rank)
     f_side = lowest_bit_index((side >> r) & RANK_ROW) + r  # the lowest suit with that rank
     r_trump = lowest_bit_index((trumps >> (6 * trump)) | 32)
     cheaper = ((points >> (10 * r_trump)) & 1023) < ((points >> (10 * r)) & 1023)
@@ -106,7 +106,7 @@ def _cheapest(mask: int, trump: int, points: int) -> int:
 
 
 @jit
-def _ranks_held(faces: int) -> int:
+def ranks_held(faces: int) -> int:
     """The ranks (bit r) present in any suit of a face mask."""
     return (faces | (faces >> 6) | (faces >> 12) | (faces >> 18)) & 63
 
@@ -139,7 +139,7 @@ def _richest(mask: int, trump: int, points: int) -> int:
     tmask = suit_mask(trump)
     side = mask & ~tmask
     trumps = mask & tmask
-    r = _lowest_as_rich(_ranks_held(side), points)
+    r = _lowest_as_rich(ranks_held(side), points)
     f_side = lowest_bit_index((side >> r) & RANK_ROW) + r  # the lowest suit with that rank
     r_trump = _lowest_as_rich(trumps >> (6 * trump), points)
     richer = ((points >> (10 * r_trump)) & 1023) > ((points >> (10 * r)) & 1023)

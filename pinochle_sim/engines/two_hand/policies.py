@@ -32,7 +32,14 @@ import numpy as np
 from pinochle_sim.core.bits import lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import below
-from pinochle_sim.core.tricks import beaters, higher_in_suit, rank_of, suit_mask, suit_of
+from pinochle_sim.core.tricks import (
+    RANK_ROW,
+    beaters,
+    higher_in_suit,
+    rank_of,
+    suit_mask,
+    suit_of,
+)
 from pinochle_sim.engines.two_hand.table import (
     CA_CLASS,
     CA_COUNT,
@@ -52,7 +59,7 @@ from pinochle_sim.engines.two_hand.table import (
     usable,
 )
 from pinochle_sim.policies.bundle import PolicyBundle, policy_hook
-from pinochle_sim.policies.play import face_points
+from pinochle_sim.policies.play import RISING, face_points, ranks_held
 from pinochle_sim.policies.slots import (
     MELD_BUILD_UP,
     MELD_BUILD_UP_MIN,
@@ -280,6 +287,36 @@ def _keep(f: int, trump: int, points: int, now: int, near: int, costs: tuple) ->
 
 @jit
 def _cheapest(mask: int, trump: int, points: int, now: int, near: int, costs: tuple) -> int:
+    """The face of ``mask`` with the least :func:`_keep` value (of equal ones the lowest face);
+    -1 for an empty ``mask``.
+
+    When points rise with rank (:data:`~pinochle_sim.policies.play.RISING`, every preset), the
+    keep value adds one constant to a card's points for each of six classes of cards (trump or
+    not; breaking a meld now, one card short, or neither), so within a class the lowest rank is
+    the cheapest (of the lowest suit holding it): six candidates instead of a scan of every
+    card (:func:`_cheapest_scan`, the definition)."""
+    if not (points >> RISING) & 1:
+        return _cheapest_scan(mask, trump, points, now, near, costs)
+    tmask = suit_mask(trump)
+    best, best_key = -1, BIG
+    for c in range(6):  # a fixed loop over the classes, unrolled
+        meld = now if c < 2 else (near & ~now if c < 4 else ~(now | near))
+        extra = costs[1] if c < 2 else (costs[2] if c < 4 else 0)
+        trumps = (c & 1) == 1
+        m = mask & meld & (tmask if trumps else ~tmask)
+        r = lowest_bit_index(ranks_held(m) | 32)
+        f = lowest_bit_index((m >> r) & RANK_ROW) + r
+        v = ((points >> (10 * r)) & 1023) + extra + (costs[0] if trumps else 0)
+        key = 8 * v + r
+        better = m != 0 and (key < best_key or (key == best_key and f < best))
+        best = f if better else best
+        best_key = key if better else best_key
+    return best
+
+
+@jit
+def _cheapest_scan(mask: int, trump: int, points: int, now: int, near: int, costs: tuple) -> int:
+    """:func:`_cheapest` by scanning every face of ``mask``."""
     best, best_key = -1, BIG
     m = mask
     while m:
