@@ -50,13 +50,13 @@ from pinochle_sim.engines.two_hand.table import (
     CA_VALUE,
     CS_FACES,
     TM_ONE,
-    TM_SERVED,
     TM_STRIDE,
     TM_TWO,
     absent,
     concealed_faces,
     shortfall,
     usable,
+    usable_hand,
 )
 from pinochle_sim.policies.bundle import PolicyBundle, policy_hook
 from pinochle_sim.policies.play import RISING, face_points, ranks_held
@@ -109,47 +109,29 @@ def meld_outlook(
     now = 0
     near = 0
     at = CS_FACES + TM_STRIDE * p
-    on_table = cs[at + TM_ONE]
-    served = (0, cs[at + TM_SERVED + 1], cs[at + TM_SERVED + 2], cs[at + TM_SERVED + 3])
-    hidden = concealed_faces(hand, on_table, cs[at + TM_TWO])
-    one, two = hand & 0xFFFFFF, hand >> 24
+    hidden = concealed_faces(hand, cs[at + TM_ONE], cs[at + TM_TWO])
     for i in range(ca[base + CA_COUNT]):
         o = base + CA_FIRST + CA_FIELDS * i
-        cls, value, need = ca[o + CA_CLASS], ca[o + CA_VALUE], ca[o + CA_NEED]
-        short = absent(hand, need)
-        if short > 1:  # cheap test first: most melds lack several cards
+        need = ca[o + CA_NEED]
+        if absent(hand, need) > 1:  # cheap test first: many melds lack several cards
             continue
         faces = need & 0xFFFFFF
-        if (faces & on_table) == 0 or (faces & served[cls]) == 0:
-            # Every copy held is usable (table.shortfall): losing a held face breaks the meld
-            # unless it is held twice and the meld needs one copy; a complete meld with no
-            # concealed card is one card short.
-            if short == 0 and (faces & hidden) == 0:
-                short = 1
-            breaks = faces & one & ((need >> 24) | ~two)
-            if short == 0:
-                now |= breaks
-                if best_i < 0:
-                    best_i, best_v = i, value  # candidates are sorted by value, highest first
-            else:
-                near |= breaks
-            continue
-        short = shortfall(cs, p, hand, need, cls, value)
+        # The copies this meld may use (table.usable_hand): all held, unless a face's table
+        # copy has served this class at this value or more.
+        u = usable_hand(cs, p, hand, faces, ca[o + CA_CLASS], ca[o + CA_VALUE])
+        short = absent(u, need)
         if short > 1:
             continue
-        if short == 0 and best_i < 0:
-            best_i, best_v = i, value
-        m = need & 0xFFFFFF
-        while m:
-            f = lowest_bit_index(m)
-            m &= m - 1
-            want = 1 + ((need >> (24 + f)) & 1)
-            n, _ = usable(cs, p, f, cls, value)
-            if n >= 1 and n - 1 < want:
-                if short == 0:
-                    now |= 1 << f
-                else:
-                    near |= 1 << f
+        if short == 0 and (faces & hidden) == 0:
+            short = 1  # every card usable, but a new meld needs a concealed one
+        # losing a usable copy of a face breaks the meld unless it has two and needs one
+        breaks = faces & u & ((need >> 24) | ~(u >> 24))
+        if short == 0:
+            now |= breaks
+            if best_i < 0:
+                best_i, best_v = i, ca[o + CA_VALUE]  # candidates are sorted by value
+        else:
+            near |= breaks
     return best_i, best_v, now, near
 
 

@@ -39,6 +39,7 @@ import numpy as np
 from pinochle_sim.core import cards as C
 from pinochle_sim.core.bits import lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
+from pinochle_sim.core.tricks import remove_card
 from pinochle_sim.rules import MeldTable, Ruleset
 
 CLASS_SEQUENCE = 1
@@ -191,6 +192,23 @@ def concealed_faces(hand: int, one: int, two: int) -> int:
 
 
 @jit
+def usable_hand(cs: np.ndarray, p: int, hand: int, faces: int, cls: int, value: int) -> int:
+    """``hand`` (packed) less ``p``'s table copies of ``faces`` that cannot serve a class-``cls``
+    meld worth ``value`` (they served one of that class worth as much or more): the copies a
+    new meld of those faces may use. Only faces in the seat's ``TM_SERVED + cls`` mask are
+    looked up card by card; for the others every copy held is usable."""
+    m = faces & cs[CS_FACES + TM_STRIDE * p + TM_SERVED + cls]
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        for c in range(2):
+            i = 2 * f + c
+            if cs[CS_OWN + i] == p and cs[CS_TAB + i] != 0 and cs[CS_LEVEL + 4 * i + cls] >= value:
+                hand = remove_card(hand, f)
+    return hand
+
+
+@jit
 def shortfall(cs: np.ndarray, p: int, hand: int, need: int, cls: int, value: int) -> int:
     """Copies ``p`` (holding ``hand``, packed) lacks to lay the meld ``need`` (packed) now; a
     meld whose cards are all present but none concealed counts as one short (a concealed card
@@ -199,30 +217,9 @@ def shortfall(cs: np.ndarray, p: int, hand: int, need: int, cls: int, value: int
     if lacking > 1:
         return lacking
     faces = need & 0xFFFFFF
+    missing = absent(usable_hand(cs, p, hand, faces, cls, value), need)
     at = CS_FACES + TM_STRIDE * p
-    one = cs[at + TM_ONE]
-    if (faces & one) == 0:
-        # Without a table copy among its faces, every copy held is concealed and usable: the
-        # shortfall is the absent count (and a complete meld has concealed cards).
-        return lacking
-    if (faces & cs[at + TM_SERVED + cls]) == 0:
-        # Its table copies never served this class: every copy held is usable, but a complete
-        # meld still needs a concealed card.
-        if lacking == 0 and (faces & concealed_faces(hand, one, cs[at + TM_TWO])) == 0:
-            return 1
-        return lacking
-    missing = 0
-    hidden = 0
-    m = need & 0xFFFFFF
-    while m:
-        f = lowest_bit_index(m)
-        m &= m - 1
-        want = 1 + ((need >> (24 + f)) & 1)
-        n, h = usable(cs, p, f, cls, value)
-        if n < want:
-            missing += want - n
-        hidden += h
-    if missing == 0 and hidden == 0:
+    if missing == 0 and (faces & concealed_faces(hand, cs[at + TM_ONE], cs[at + TM_TWO])) == 0:
         return 1
     return missing
 
