@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinochle_sim.core.bits import lowest_bit_index, popcount
+from pinochle_sim.core.bits import lowest_bit_index, nonneg, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import below
 from pinochle_sim.core.tricks import (
@@ -109,29 +109,27 @@ def meld_outlook(
     now = 0
     near = 0
     at = CS_FACES + TM_STRIDE * p
-    hidden = concealed_faces(hand, cs[at + TM_ONE], cs[at + TM_TWO])
+    hidden = concealed_faces(hand, cs[nonneg(at + TM_ONE)], cs[nonneg(at + TM_TWO)])
+    # Branch-free over the candidates (selects, not jumps: whether a meld is short is close to
+    # a coin toss, and mispredicted branches cost more than the work they skip); only a face
+    # whose table copy served the meld's class (rare) is looked up card by card.
     for i in range(ca[base + CA_COUNT]):
         o = base + CA_FIRST + CA_FIELDS * i
-        need = ca[o + CA_NEED]
-        if absent(hand, need) > 1:  # cheap test first: many melds lack several cards
-            continue
+        need = ca[nonneg(o + CA_NEED)]
         faces = need & 0xFFFFFF
         # The copies this meld may use (table.usable_hand): all held, unless a face's table
         # copy has served this class at this value or more.
-        u = usable_hand(cs, p, hand, faces, ca[o + CA_CLASS], ca[o + CA_VALUE])
+        u = usable_hand(cs, p, hand, faces, ca[nonneg(o + CA_CLASS)], ca[nonneg(o + CA_VALUE)])
         short = absent(u, need)
-        if short > 1:
-            continue
-        if short == 0 and (faces & hidden) == 0:
-            short = 1  # every card usable, but a new meld needs a concealed one
+        # every card usable, but a new meld needs a concealed one: one short
+        short += (short == 0) & ((faces & hidden) == 0)
         # losing a usable copy of a face breaks the meld unless it has two and needs one
         breaks = faces & u & ((need >> 24) | ~(u >> 24))
-        if short == 0:
-            now |= breaks
-            if best_i < 0:
-                best_i, best_v = i, ca[o + CA_VALUE]  # candidates are sorted by value
-        else:
-            near |= breaks
+        now |= breaks if short == 0 else 0
+        near |= breaks if short == 1 else 0
+        first = (short == 0) & (best_i < 0)  # candidates are sorted by value, highest first
+        best_v = ca[nonneg(o + CA_VALUE)] if first else best_v
+        best_i = i if first else best_i
     return best_i, best_v, now, near
 
 

@@ -22,7 +22,12 @@ shuffled deck (seat 0's cards, seat 1's, the up-card, then the stock in draw ord
   faces with a copy on the table, ``TM_TWO`` with both, ``TM_SERVED + k`` with a table copy that
   has served a class-``k`` meld. A meld none of whose faces lies on the table, or none of whose
   table faces has served its class, is judged from the packed hand and these masks alone, the
-  common cases, without reading the per-card state.
+  common cases, without reading the per-card state;
+* ``cs[CS_TOP + 4 * seat + k]``: at least the highest value of a class-``k`` meld any of
+  ``seat``'s table cards has served (raised by every meld and dix laid, never lowered when a
+  card leaves the table): a table card can stop a new meld of its class only when the new
+  meld is worth no more than it served, so a meld worth more than this bound is judged from
+  the masks alone too.
 
 **Candidate melds** (int64 array ``ca``, built from the meld table by :func:`candidate_array`):
 for each trump suit ``t`` a block at ``t * CA_STRIDE``: the number of candidates, then per
@@ -37,7 +42,7 @@ from functools import lru_cache
 import numpy as np
 
 from pinochle_sim.core import cards as C
-from pinochle_sim.core.bits import lowest_bit_index, popcount
+from pinochle_sim.core.bits import lowest_bit_index, nonneg, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import remove_card
 from pinochle_sim.rules import MeldTable, Ruleset
@@ -56,7 +61,8 @@ TM_ONE = 0
 TM_TWO = 1
 TM_SERVED = 1  # + class (1..3): slots 2, 3, 4
 TM_STRIDE = 5
-CS_SIZE = CS_FACES + 2 * TM_STRIDE
+CS_TOP = CS_FACES + 2 * TM_STRIDE
+CS_SIZE = CS_TOP + 8
 
 MAX_CANDIDATES = 20
 CA_COUNT = 0
@@ -196,8 +202,11 @@ def usable_hand(cs: np.ndarray, p: int, hand: int, faces: int, cls: int, value: 
     """``hand`` (packed) less ``p``'s table copies of ``faces`` that cannot serve a class-``cls``
     meld worth ``value`` (they served one of that class worth as much or more): the copies a
     new meld of those faces may use. Only faces in the seat's ``TM_SERVED + cls`` mask are
-    looked up card by card; for the others every copy held is usable."""
-    m = faces & cs[CS_FACES + TM_STRIDE * p + TM_SERVED + cls]
+    looked up card by card, and only when the meld is worth no more than the seat's bound
+    ``CS_TOP``; for the others every copy held is usable."""
+    m = faces & cs[nonneg(CS_FACES + TM_STRIDE * p + TM_SERVED + cls)]
+    # worth more than any meld of its class the seat's table cards served: all usable
+    m = m if value <= cs[nonneg(CS_TOP + 4 * p + cls)] else 0
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
@@ -261,6 +270,8 @@ def lay(cs: np.ndarray, p: int, need: int, cls: int, value: int) -> tuple[int, i
                     from_table &= ~(1 << j)
                     m = 0
                     break
+    top = CS_TOP + 4 * p + cls
+    cs[top] = max(cs[top], value)
     m = used
     while m:
         i = lowest_bit_index(m)
@@ -324,6 +335,8 @@ def show_dix(cs: np.ndarray, p: int, d: int, value: int) -> None:
     """``p`` shows its 9 of trump ``d`` (card id) for ``value``: it lies on the table and can
     never be shown again."""
     cs[CS_LEVEL + 4 * d + CLASS_SEQUENCE] = value
+    top = CS_TOP + 4 * p + CLASS_SEQUENCE
+    cs[top] = max(cs[top], value)
     cs[CS_TAB + d] = 1
     _sync_face(cs, d >> 1)
 

@@ -25,6 +25,7 @@ from pinochle_sim.engines.two_hand.table import (
     CS_OWN,
     CS_SIZE,
     CS_TAB,
+    CS_TOP,
     IN_STOCK,
     TM_ONE,
     TM_SERVED,
@@ -105,6 +106,10 @@ def _check(cs: np.ndarray, trump: int) -> None:
     for seat in range(2):
         at = CS_FACES + TM_STRIDE * seat
         assert list(cs[at : at + TM_STRIDE]) == _table_masks(cs, seat)
+        for k in (1, 2, 3):  # the bound on what the seat's table cards served, per class
+            levels = [cs[CS_LEVEL + 4 * i + k] for i in range(48)
+                      if cs[CS_OWN + i] == seat and cs[CS_TAB + i] != 0]  # fmt: skip
+            assert cs[CS_TOP + 4 * seat + k] >= max(levels, default=0)
         hand = _hand(cs, seat)
         for cls, value, need, _name in candidates(TWO.meld, trump):
             want = _ref_shortfall(cs, seat, need, cls, value)
