@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pinochle_sim.core.bits import nonneg
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import (
     PLANE,
@@ -106,10 +107,10 @@ def play_tricks(
         on_table = 0
         # Slots past the last player stay -1 (players >= 2; a loop here was vectorised, and the
         # vector registers it kept were saved and restored around every card's policy call).
-        log[row + TK_FACES + 2] = -1
-        log[row + TK_FACES + 3] = -1
+        log[nonneg(row + TK_FACES + 2)] = -1
+        log[nonneg(row + TK_FACES + 3)] = -1
         for k in range(players):
-            hand = hands[seat]
+            hand = hands[nonneg(seat)]
             legal = legal_mask(hand & PLANE, led, winner, trump, follow, must_trump, head)
             view = PlayView(
                 hand, legal, played, k, winner, winner_seat, seat,
@@ -119,17 +120,18 @@ def play_tricks(
             if table:
                 work[K_LEADER] = leader
                 work[K_TRICK] = on_table
-            f = play_card(bundle, pp[seat, PP_PLAY], view, play_params(pp, seat), rs, work)
+            policy = pp[nonneg(seat), PP_PLAY]
+            f = play_card(bundle, policy, view, play_params(pp, seat), rs, work)
             if table:
                 table_notes(bundle, work, seat, f, players)
                 if k < 3:
                     on_table |= (f + 1) << (8 * k)
-            hands[seat] = remove_card(hand, f)
+            hands[nonneg(seat)] = remove_card(hand, f)
             played = add_card(played, f)
             value = face_points(points, f)
             pts += value
             counters += value > 0
-            log[row + TK_FACES + k] = f
+            log[nonneg(row + TK_FACES + k)] = f
             if k == 0:
                 led = suit_of(f)
                 winner = f
@@ -142,9 +144,9 @@ def play_tricks(
             seat = seat + 1 if seat + 1 < players else 0
         if t == n_tricks - 1:
             pts += last_bonus
-        log[row + TK_LEADER] = leader
-        log[row + TK_WINNER] = winner_seat
-        log[row + TK_POINTS] = pts
-        log[row + TK_COUNTERS] = counters
+        log[nonneg(row + TK_LEADER)] = leader
+        log[nonneg(row + TK_WINNER)] = winner_seat
+        log[nonneg(row + TK_POINTS)] = pts
+        log[nonneg(row + TK_COUNTERS)] = counters
         leader = winner_seat
     return played

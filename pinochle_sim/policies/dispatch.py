@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pinochle_sim.core.bits import nonneg
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import HEAD_ALWAYS, HEAD_TRUMP_LED, rank_of, suit_of
 from pinochle_sim.policies.bundle import PolicyBundle, policy_flag, policy_gate, policy_hook
@@ -147,9 +148,10 @@ def table_notes(bundle: PolicyBundle, work: np.ndarray, seat: int, f: int, playe
 def play_params(pp: np.ndarray, seat: int) -> tuple:
     """The play parameters of ``seat`` (``q`` of :func:`play_card`)."""
     b = PP_PLAY_PARAMS
+    s = nonneg(seat)
     return (
-        pp[seat, b], pp[seat, b + 1], pp[seat, b + 2], pp[seat, b + 3],
-        pp[seat, b + 4], pp[seat, b + 5], pp[seat, b + 6], pp[seat, b + 7],
+        pp[s, b], pp[s, b + 1], pp[s, b + 2], pp[s, b + 3],
+        pp[s, b + 4], pp[s, b + 5], pp[s, b + 6], pp[s, b + 7],
     )  # fmt: skip
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pinochle_sim.core.bits import nonneg
 from pinochle_sim.core.deal import _deal_fixed
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_MELD, STREAM_PLAY, stream_init
@@ -87,7 +88,7 @@ from pinochle_sim.engines.two_hand.table import (
 )
 from pinochle_sim.policies.bid import count_aces
 from pinochle_sim.policies.bundle import PolicyBundle
-from pinochle_sim.policies.play import pack_points
+from pinochle_sim.policies.play import face_points, pack_points
 from pinochle_sim.policies.slots import PP_MELD, PP_STOCK
 from pinochle_sim.rules.arrays import (
     RA_GAME_TARGET,
@@ -237,7 +238,8 @@ def _meld_turn(
     """The winner ``p`` of stock trick ``t`` melds (its meld policy ``policy`` with parameters
     ``q``); returns (the points laid, whether it exchanged the dix for the face-up card)."""
     laid = 0
-    i = choose_meld(bundle, policy, cs, ca, q, p, st[X_HANDS + p], trump, n_stock - 1 - t, rs)
+    hand = st[nonneg(X_HANDS + p)]
+    i = choose_meld(bundle, policy, cs, ca, q, p, hand, trump, n_stock - 1 - t, rs)
     base = TT_TRICKS + t * TW
     if i >= 0:
         o = trump * CA_STRIDE + CA_FIRST + CA_FIELDS * i
@@ -308,7 +310,7 @@ def _stock_phase(
         seat = leader
         led = -1
         for k in range(2):
-            hand = st[X_HANDS + seat]
+            hand = st[nonneg(X_HANDS + seat)]
             has_dix = dix_value > 0 and dix_card(cs, seat, trump) >= 0
             f = stock_play(
                 bundle,
@@ -331,7 +333,7 @@ def _stock_phase(
                 base = TT_TRICKS + t * TW
                 trace[base + (TW_CARD1 if k == 0 else TW_CARD2)] = i
                 trace[base + (TW_TABLE1 if k == 0 else TW_TABLE2)] = on_table
-            st[X_HANDS + seat] = remove_card(hand, f)
+            st[nonneg(X_HANDS + seat)] = remove_card(hand, f)
             played = add_card(played, f)
             if k == 0:
                 led = f
@@ -340,17 +342,16 @@ def _stock_phase(
                 faces = (faces[0], f)
             seat = 1 - seat
         winner = leader if ((beaters(faces[0], trump) >> faces[1]) & 1) == 0 else 1 - leader
-        pts = ra[RA_POINTS + rank_of(faces[0])] + ra[RA_POINTS + rank_of(faces[1])]
-        counters = (ra[RA_POINTS + rank_of(faces[0])] > 0) + (ra[RA_POINTS + rank_of(faces[1])] > 0)
-        st[X_SIDE + XS_RAW + winner] += pts
-        st[X_SIDE + XS_COUNTERS + winner] += counters
-        st[X_SIDE + XS_TRICKS + winner] += 1
-        st[X_SIDE + XS_STOCK_TRICKS + winner] += 1
+        p0, p1 = face_points(packed, faces[0]), face_points(packed, faces[1])
+        st[nonneg(X_SIDE + XS_RAW + winner)] += p0 + p1
+        st[nonneg(X_SIDE + XS_COUNTERS + winner)] += (p0 > 0) + (p1 > 0)
+        st[nonneg(X_SIDE + XS_TRICKS + winner)] += 1
+        st[nonneg(X_SIDE + XS_STOCK_TRICKS + winner)] += 1
         if tracing:
             base = TT_TRICKS + t * TW
             trace[base + TW_LEADER] = leader
             trace[base + TW_WINNER] = winner
-            trace[base + TW_POINTS] = pts
+            trace[base + TW_POINTS] = p0 + p1
             trace[base + TW_MELD] = -1
             trace[base + TW_DIX] = -1
         laid, swapped = _meld_turn(
@@ -359,14 +360,15 @@ def _stock_phase(
         )  # fmt: skip
         if swapped:
             exchanged = winner
-        st[X_SIDE + XS_MELD + winner] += laid
-        out[D_TRICK_WINNER + t, row] = winner
-        out[D_TRICK_WINNER + n_stock + t, row] = laid
+        st[nonneg(X_SIDE + XS_MELD + winner)] += laid
+        out[nonneg(D_TRICK_WINNER + t), nonneg(row)] = winner
+        out[nonneg(D_TRICK_WINNER + n_stock + t), nonneg(row)] = laid
         for k in range(2):  # winner draws first
             seat = winner if k == 0 else 1 - winner
-            i = st[X_DRAW + 2 * t + k]
-            cs[CS_OWN + i] = seat
-            st[X_HANDS + seat] = add_card(st[X_HANDS + seat], i >> 1)
+            i = st[nonneg(X_DRAW + 2 * t + k)]
+            cs[nonneg(CS_OWN + i)] = seat
+            at = nonneg(X_HANDS + seat)
+            st[at] = add_card(st[at], i >> 1)
             if tracing:
                 trace[TT_TRICKS + t * TW + TW_DRAW_WINNER + k] = i
         leader = winner

@@ -135,17 +135,19 @@ def meld_outlook(
 
 @jit
 def _layable(cs: np.ndarray, ca: np.ndarray, p: int, hand: int, o: int) -> bool:
-    return shortfall(cs, p, hand, ca[o + CA_NEED], ca[o + CA_CLASS], ca[o + CA_VALUE]) == 0
+    need, cls = ca[nonneg(o + CA_NEED)], ca[nonneg(o + CA_CLASS)]
+    return shortfall(cs, p, hand, need, cls, ca[nonneg(o + CA_VALUE)]) == 0
 
 
 @jit(inline="always")
 def _complete(cs: np.ndarray, ca: np.ndarray, p: int, hand: int, o: int) -> bool:
     """Whether the candidate at ``o`` can be laid now: every card held, and (when a face of it
     lies on the table) enough of them still usable (:func:`table.shortfall`)."""
-    need = ca[o + CA_NEED]
+    need = ca[nonneg(o + CA_NEED)]
     if absent(hand, need) != 0:
         return False
-    return (need & cs[CS_FACES + TM_STRIDE * p + TM_ONE]) == 0 or _layable(cs, ca, p, hand, o)
+    on_table = cs[nonneg(CS_FACES + TM_STRIDE * p + TM_ONE)]
+    return (need & on_table) == 0 or _layable(cs, ca, p, hand, o)
 
 
 @jit
@@ -190,7 +192,7 @@ def greedy_meld(
     """``greedy``: the most valuable layable meld, or the smaller meld inside it first while
     ``build_up_min`` stock tricks remain (-1 = none)."""
     base = trump * CA_STRIDE
-    n = ca[base + CA_COUNT]
+    n = ca[nonneg(base + CA_COUNT)]
     best = -1
     for i in range(n):
         o = base + CA_FIRST + CA_FIELDS * i
@@ -203,10 +205,10 @@ def greedy_meld(
     ob = base + CA_FIRST + CA_FIELDS * best
     for i in range(best + 1, n):  # the largest smaller meld of the same class inside it
         o = base + CA_FIRST + CA_FIELDS * i
-        inside = (ca[o + CA_NEED] & ~ca[ob + CA_NEED]) == 0
+        inside = (ca[nonneg(o + CA_NEED)] & ~ca[nonneg(ob + CA_NEED)]) == 0
         smaller = (
-            ca[o + CA_CLASS] == ca[ob + CA_CLASS]
-            and ca[o + CA_VALUE] < ca[ob + CA_VALUE]
+            ca[nonneg(o + CA_CLASS)] == ca[nonneg(ob + CA_CLASS)]
+            and ca[nonneg(o + CA_VALUE)] < ca[nonneg(ob + CA_VALUE)]
             and inside
         )
         if smaller and _layable(cs, ca, p, hand, o) and _still_layable_after(cs, ca, p, ob, o):
@@ -220,21 +222,21 @@ def _still_layable_after(cs: np.ndarray, ca: np.ndarray, p: int, big: int, small
     (inside it, same class): a concealed card of it must be left over, since every new meld needs
     one. The small meld uses table cards first (as
     :func:`pinochle_sim.engines.two_hand.table.lay`)."""
-    cls = ca[big + CA_CLASS]
+    cls = ca[nonneg(big + CA_CLASS)]
     hidden_big = 0
-    m = ca[big + CA_NEED] & 0xFFFFFF
+    m = ca[nonneg(big + CA_NEED)] & 0xFFFFFF
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        hidden_big += usable(cs, p, f, cls, ca[big + CA_VALUE])[1]
+        hidden_big += usable(cs, p, f, cls, ca[nonneg(big + CA_VALUE)])[1]
     hidden_used = 0
-    need = ca[small + CA_NEED]
+    need = ca[nonneg(small + CA_NEED)]
     m = need & 0xFFFFFF
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
         want = 1 + ((need >> (24 + f)) & 1)
-        n, hidden = usable(cs, p, f, cls, ca[small + CA_VALUE])
+        n, hidden = usable(cs, p, f, cls, ca[nonneg(small + CA_VALUE)])
         hidden_used += max(0, want - (n - hidden))
     return hidden_big - max(hidden_used, 1) >= 1
 

@@ -212,7 +212,11 @@ def usable_hand(cs: np.ndarray, p: int, hand: int, faces: int, cls: int, value: 
         m &= m - 1
         for c in range(2):
             i = 2 * f + c
-            if cs[CS_OWN + i] == p and cs[CS_TAB + i] != 0 and cs[CS_LEVEL + 4 * i + cls] >= value:
+            if (
+                cs[nonneg(CS_OWN + i)] == p
+                and cs[nonneg(CS_TAB + i)] != 0
+                and cs[nonneg(CS_LEVEL + 4 * i + cls)] >= value
+            ):
                 hand = remove_card(hand, f)
     return hand
 
@@ -228,7 +232,10 @@ def shortfall(cs: np.ndarray, p: int, hand: int, need: int, cls: int, value: int
     faces = need & 0xFFFFFF
     missing = absent(usable_hand(cs, p, hand, faces, cls, value), need)
     at = CS_FACES + TM_STRIDE * p
-    if missing == 0 and (faces & concealed_faces(hand, cs[at + TM_ONE], cs[at + TM_TWO])) == 0:
+    if (
+        missing == 0
+        and (faces & concealed_faces(hand, cs[nonneg(at + TM_ONE)], cs[nonneg(at + TM_TWO)])) == 0
+    ):
         return 1
     return missing
 
@@ -256,7 +263,7 @@ def lay(cs: np.ndarray, p: int, need: int, cls: int, value: int) -> tuple[int, i
         used |= 1 << first
         if want == 2:
             used |= 1 << second
-        from_table |= used & ((cs[CS_TAB + a] << a) | (cs[CS_TAB + b] << b))
+        from_table |= used & ((cs[nonneg(CS_TAB + a)] << a) | (cs[nonneg(CS_TAB + b)] << b))
     if used == from_table:
         m = need & 0xFFFFFF
         while m:
@@ -271,13 +278,13 @@ def lay(cs: np.ndarray, p: int, need: int, cls: int, value: int) -> tuple[int, i
                     m = 0
                     break
     top = CS_TOP + 4 * p + cls
-    cs[top] = max(cs[top], value)
+    cs[nonneg(top)] = max(cs[nonneg(top)], value)
     m = used
     while m:
         i = lowest_bit_index(m)
         m &= m - 1
-        cs[CS_TAB + i] = 1
-        cs[CS_LEVEL + 4 * i + cls] = value
+        cs[nonneg(CS_TAB + i)] = 1
+        cs[nonneg(CS_LEVEL + 4 * i + cls)] = value
         _sync_face(cs, i >> 1)
     return used, from_table
 
@@ -286,11 +293,11 @@ def lay(cs: np.ndarray, p: int, need: int, cls: int, value: int) -> tuple[int, i
 def _copy_key(cs: np.ndarray, p: int, i: int, cls: int, value: int) -> int:
     """Preference for using card ``i`` in a meld: -1 unusable, 0 concealed, 1 + level for a
     usable table card (higher = used first)."""
-    if cs[CS_OWN + i] != p:
+    if cs[nonneg(CS_OWN + i)] != p:
         return -1
-    if cs[CS_TAB + i] == 0:
+    if cs[nonneg(CS_TAB + i)] == 0:
         return 0
-    level = cs[CS_LEVEL + 4 * i + cls]
+    level = cs[nonneg(CS_LEVEL + 4 * i + cls)]
     return 1 + level if level < value else -1
 
 
@@ -303,9 +310,9 @@ def play_copy(cs: np.ndarray, p: int, f: int) -> tuple[int, bool]:
     ka = _played_key(cs, p, a)
     kb = _played_key(cs, p, b)
     i = b if kb > ka else a
-    on_table = cs[CS_TAB + i] != 0
-    cs[CS_OWN + i] = PLAYED
-    cs[CS_TAB + i] = 0
+    on_table = cs[nonneg(CS_TAB + i)] != 0
+    cs[nonneg(CS_OWN + i)] = PLAYED
+    cs[nonneg(CS_TAB + i)] = 0
     if on_table:
         _sync_face(cs, f)
     return i, on_table
@@ -316,18 +323,18 @@ def _sync_face(cs: np.ndarray, f: int) -> None:
     """Recompute both seats' table-mask bits (``CS_FACES``) of face ``f`` from its two copies."""
     bit = 1 << f
     for j in range(2 * TM_STRIDE):
-        cs[CS_FACES + j] &= ~bit
+        cs[nonneg(CS_FACES + j)] &= ~bit
     for c in range(2):
         i = 2 * f + c
-        owner = cs[CS_OWN + i]
-        if cs[CS_TAB + i] != 0 and owner < 2:
+        owner = cs[nonneg(CS_OWN + i)]
+        if cs[nonneg(CS_TAB + i)] != 0 and owner < 2:
             at = CS_FACES + TM_STRIDE * owner
-            if cs[at + TM_ONE] & bit:
-                cs[at + TM_TWO] |= bit
-            cs[at + TM_ONE] |= bit
+            if cs[nonneg(at + TM_ONE)] & bit:
+                cs[nonneg(at + TM_TWO)] |= bit
+            cs[nonneg(at + TM_ONE)] |= bit
             for k in range(1, 4):
-                if cs[CS_LEVEL + 4 * i + k] > 0:
-                    cs[at + TM_SERVED + k] |= bit
+                if cs[nonneg(CS_LEVEL + 4 * i + k)] > 0:
+                    cs[nonneg(at + TM_SERVED + k)] |= bit
 
 
 @jit
@@ -352,12 +359,17 @@ def exchange_dix(cs: np.ndarray, p: int, d: int, u: int) -> None:
 
 @jit
 def _played_key(cs: np.ndarray, p: int, i: int) -> int:
-    if cs[CS_OWN + i] != p:
+    if cs[nonneg(CS_OWN + i)] != p:
         return -1
-    if cs[CS_TAB + i] == 0:
+    if cs[nonneg(CS_TAB + i)] == 0:
         return 0
     at = CS_LEVEL + 4 * i
-    return 1 + cs[at + CLASS_SEQUENCE] + cs[at + CLASS_PINOCHLE] + cs[at + CLASS_AROUND]
+    return (
+        1
+        + cs[nonneg(at + CLASS_SEQUENCE)]
+        + cs[nonneg(at + CLASS_PINOCHLE)]
+        + cs[nonneg(at + CLASS_AROUND)]
+    )
 
 
 @jit
@@ -366,6 +378,6 @@ def dix_card(cs: np.ndarray, p: int, trump: int) -> int:
     f = 6 * trump  # rank 9 is rank 0
     for c in range(2):
         i = 2 * f + c
-        if cs[CS_OWN + i] == p and cs[CS_LEVEL + 4 * i + CLASS_SEQUENCE] == 0:
+        if cs[nonneg(CS_OWN + i)] == p and cs[nonneg(CS_LEVEL + 4 * i + CLASS_SEQUENCE)] == 0:
             return i
     return -1
