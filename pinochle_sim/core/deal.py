@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinochle_sim.core.bits import popcount
+from pinochle_sim.core.bits import nonneg, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_DEAL, below, below_at, stream_init
 from pinochle_sim.core.tricks import add_card
@@ -49,7 +49,7 @@ def _deal(
     for i in range(48):
         if i < n_random:
             r, counter = below_at(key, counter, 48 - i)
-            j = i + r
+            j = nonneg(i + r)
             f = deck[j]
             deck[j] = deck[i]
             deck[i] = f
@@ -59,7 +59,7 @@ def _deal(
             held = add_card(held, f)
             place += 1
             if place == hand_size:
-                hands[seat] = held
+                hands[nonneg(seat)] = held
                 seat, held, place = seat + 1, 0, 0
     rs[1] = counter
     w = 0

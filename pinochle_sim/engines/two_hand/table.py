@@ -210,14 +210,15 @@ def usable_hand(cs: np.ndarray, p: int, hand: int, faces: int, cls: int, value: 
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
+        # the copies of f that cannot serve, counted without branches (a coin toss each)
+        n = 0
         for c in range(2):
             i = 2 * f + c
-            if (
-                cs[nonneg(CS_OWN + i)] == p
-                and cs[nonneg(CS_TAB + i)] != 0
-                and cs[nonneg(CS_LEVEL + 4 * i + cls)] >= value
-            ):
-                hand = remove_card(hand, f)
+            mine = cs[nonneg(CS_OWN + i)] == p
+            tabled = cs[nonneg(CS_TAB + i)] != 0
+            n += mine & tabled & (cs[nonneg(CS_LEVEL + 4 * i + cls)] >= value)
+        less_one = remove_card(hand, f)
+        hand = hand if n == 0 else (less_one if n == 1 else remove_card(less_one, f))
     return hand
 
 
@@ -359,25 +360,23 @@ def exchange_dix(cs: np.ndarray, p: int, d: int, u: int) -> None:
 
 @jit
 def _played_key(cs: np.ndarray, p: int, i: int) -> int:
-    if cs[nonneg(CS_OWN + i)] != p:
-        return -1
-    if cs[nonneg(CS_TAB + i)] == 0:
-        return 0
+    """Preference for playing card ``i``: -1 not ``p``'s, 0 concealed, 1 + its levels on the
+    table (selects, not branches: which copy is where is a coin toss)."""
     at = CS_LEVEL + 4 * i
-    return (
-        1
-        + cs[nonneg(at + CLASS_SEQUENCE)]
+    levels = (
+        cs[nonneg(at + CLASS_SEQUENCE)]
         + cs[nonneg(at + CLASS_PINOCHLE)]
         + cs[nonneg(at + CLASS_AROUND)]
     )
+    tabled = 1 + levels if cs[nonneg(CS_TAB + i)] != 0 else 0
+    return tabled if cs[nonneg(CS_OWN + i)] == p else -1
 
 
 @jit
 def dix_card(cs: np.ndarray, p: int, trump: int) -> int:
     """A 9 of trump ``p`` holds and has not shown (card id), or -1."""
-    f = 6 * trump  # rank 9 is rank 0
-    for c in range(2):
-        i = 2 * f + c
-        if cs[nonneg(CS_OWN + i)] == p and cs[nonneg(CS_LEVEL + 4 * i + CLASS_SEQUENCE)] == 0:
-            return i
-    return -1
+    a = 12 * trump  # card ids of the 9 of trump (rank 0): a and a + 1
+    ok_a = (cs[nonneg(CS_OWN + a)] == p) & (cs[nonneg(CS_LEVEL + 4 * a + CLASS_SEQUENCE)] == 0)
+    b = a + 1
+    ok_b = (cs[nonneg(CS_OWN + b)] == p) & (cs[nonneg(CS_LEVEL + 4 * b + CLASS_SEQUENCE)] == 0)
+    return a if ok_a else (b if ok_b else -1)
