@@ -1260,7 +1260,9 @@ def bench(
     load) time, hands per second per stage on 1 and 2 threads, the double-dummy solver's time
     per position of each preset (one thread: median, p95, max, nodes; 8 cards a seat unless
     --solver-cards says otherwise), end-to-end run times in fresh processes (warm cache; empty
-    cache, then the first run of each other engine), and the peak memory.
+    cache, then the first run of each other engine), each 1e6-hand run right after the same run
+    of a minimal engine (the machine's yardstick), and the peak memory. Where issue 13 set a
+    speed target, the line says it and whether it was met.
 
     \b
     Examples:
@@ -1282,15 +1284,26 @@ def bench(
         for c in bench_stages.compile_times():
             click.echo(c.line())
         for stage, k, rate in bench_stages.iter_stage_rates(effort):
-            click.echo(f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s")
+            click.echo(bench_stages.stage_line(stage, k, rate))
     if solver_deals:
         for preset in PRESETS:
             times = solver_times(preset, solver_deals, progress=_progress(preset), cards=cards)
             click.echo(times.line())
     if not (no_end_to_end or solver_only or quick):
-        click.echo(bench_stages.end_to_end(1_000_000).line())
-        for run in bench_stages.cold_runs():
+        # Each run right after the minimal engine's (runs/yardstick.py), so that both see the
+        # machine in the same mood: the ratios are the targets that travel between machines.
+        seconds, ratio = bench_stages.WARM_RUN_TARGET
+        base = bench_stages.minimal_engine_run(1_000_000)
+        click.echo(base.line())
+        warm = dataclasses.replace(bench_stages.end_to_end(1_000_000), target_s=seconds)
+        click.echo(warm.line())
+        click.echo(bench_stages.versus(warm, base, ratio))
+        base = bench_stages.minimal_engine_run(1_000_000, cold=True)
+        click.echo(base.line())
+        for k, run in enumerate(bench_stages.cold_runs()):
             click.echo(run.line())
+            if k == 0:
+                click.echo(bench_stages.versus(run, base, bench_stages.COLD_RUN_TARGET[1]))
     me, kids = bench_stages.peak_memory_mb()
     click.echo(
         f"peak memory {me:,.0f} MB (largest run process {kids:,.0f} MB); "

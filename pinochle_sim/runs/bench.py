@@ -1,6 +1,8 @@
 """Benchmarks: each engine's first-call (compile) time, hands per second per stage, and
-end-to-end runs in fresh processes (warm and empty compile cache); the double-dummy solver's
-times are in :mod:`.bench_solver`.
+end-to-end runs in fresh processes (warm and empty compile cache), each beside the same run of a
+minimal engine (:mod:`.yardstick`) so that the comparison holds on any machine; the double-dummy
+solver's times are in :mod:`.bench_solver`. The lines carry issue 13's speed targets
+(:data:`STAGE_TARGETS`, :data:`WARM_RUN_TARGET`, :data:`COLD_RUN_TARGET`).
 
 ``pinochle-sim bench`` / ``make bench``. Speed lives here, never in unit tests. Every stage is
 timed on batches sized to last a fraction of a second (:class:`Effort`) in one reused buffer, so
@@ -10,6 +12,7 @@ CLI prints each line as it is measured.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import platform
 import shutil
@@ -226,9 +229,36 @@ def _run_cmd(hands: int, rules: str, out: str) -> list[str]:
             "--rules", rules, "--out", out]  # fmt: skip
 
 
+STAGE_TARGETS = {
+    ("full hands, default policies", 1): 750_000,
+    ("full hands, default policies", 2): 1_500_000,
+    ("full hands, three-hand", 2): 1_500_000,
+    ("full deals, two-hand", 2): 400_000,
+}
+"""Issue 13's speed targets of the stages, hands (deals) a second, by (stage, threads), for the
+default partnership rules on the 2-core machine."""
+
+WARM_RUN_TARGET = (2.3, 1.6)
+"""A warm ``run --hands 1e6``: at most this many seconds, and at most this many times the
+minimal engine's warm run (:mod:`.yardstick`) back to back."""
+COLD_RUN_TARGET = (12.0, 2.0)
+"""The same from an empty compile cache, against the minimal engine's cold run."""
+FIRST_OTHER_TARGET = 8.0
+"""Seconds for the first run of each other engine's preset after a partnership run."""
+
+
+def stage_line(stage: str, k: int, rate: float) -> str:
+    """A stage's rate as ``bench`` prints it, with its target where issue 13 set one."""
+    text = f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s"
+    target = STAGE_TARGETS.get((stage, k))
+    if target is None:
+        return text
+    return text + f"  (target >= {target:,}: {'met' if rate >= target else 'missed'})"
+
+
 @dataclass(frozen=True)
 class EndToEnd:
-    """A ``pinochle-sim run`` timed in a fresh process."""
+    """A ``pinochle-sim run`` (or the minimal engine's run) timed in a fresh process."""
 
     what: str
     seconds: float
@@ -236,12 +266,29 @@ class EndToEnd:
     compile_s: float | None
     """Seconds that run spent compiling its kernel (its warm-up, as the run reports it in the
     compile record); None when it compiled nothing (everything was cached)."""
+    reports_compile: bool = True
+    """Whether the command says what it compiled (the minimal engine does not)."""
+    target_s: float | None = None
+    """The most seconds it should take, if issue 13 set a target."""
 
     def line(self) -> str:
         text = f"{self.what:<62} {self.seconds:6.2f} s"
-        if self.compile_s is None:
-            return text + ", nothing compiled"
-        return text + f", compiling {self.compile_s:.1f} s of it"
+        if self.reports_compile:
+            if self.compile_s is None:
+                text += ", nothing compiled"
+            else:
+                text += f", compiling {self.compile_s:.1f} s of it"
+        if self.target_s is not None:
+            met = "met" if self.seconds <= self.target_s else "missed"
+            text += f" (target <= {self.target_s:g} s: {met})"
+        return text
+
+
+def versus(run: EndToEnd, base: EndToEnd, target: float) -> str:
+    """How ``run`` compares with the minimal engine's ``base`` run, measured back to back."""
+    ratio = run.seconds / base.seconds
+    met = "met" if ratio <= target else "missed"
+    return f"  {ratio:.2f}x the minimal engine's time (target <= {target:g}x: {met})"
 
 
 def end_to_end(
@@ -279,6 +326,33 @@ def end_to_end(
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def minimal_engine_run(hands: int = 1_000_000, cold: bool = False) -> EndToEnd:
+    """The minimal engine's run of ``hands`` hands (:mod:`.yardstick`: deal, meld, bid, greedy
+    tricks, the same Parquet columns) timed in a fresh process: warm, after a 1,000-hand run
+    has filled its compile cache; cold, with an empty one. It is the yardstick for the real
+    run measured just before or after it on the same machine."""
+    tmp = tempfile.mkdtemp(prefix="pinochle-bench-minimal-")
+    env = dict(os.environ)
+    if cold:
+        env["NUMBA_CACHE_DIR"] = os.path.join(tmp, "numba-cache")
+
+    def cmd(n: int, out: str) -> list[str]:
+        return [sys.executable, "-m", "pinochle_sim.runs.yardstick", "--hands", str(n),
+                "--out", os.path.join(tmp, out)]  # fmt: skip
+
+    try:
+        if not cold:
+            subprocess.run(cmd(1000, "warm"), env=env, check=True, capture_output=True)
+        t = time.perf_counter()
+        subprocess.run(cmd(hands, "run"), env=env, check=True, capture_output=True)
+        seconds = time.perf_counter() - t
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    cache = "empty" if cold else "warm"
+    what = f"minimal engine, run --hands {_count(hands)}, {cache} compile cache"
+    return EndToEnd(what, seconds, None, reports_compile=False)
+
+
 def cold_runs(
     hands: int = 1_000_000, first_hands: int = 100_000, rules: str = "partnership"
 ) -> Iterator[EndToEnd]:
@@ -288,10 +362,12 @@ def cold_runs(
     tmp = tempfile.mkdtemp(prefix="pinochle-bench-cache-")
     try:
         what = f"run --hands {_count(hands)} --rules {rules}, empty compile cache"
-        yield end_to_end(hands, cold=True, rules=rules, cache_dir=tmp, what=what)
+        run = end_to_end(hands, cold=True, rules=rules, cache_dir=tmp, what=what)
+        yield dataclasses.replace(run, target_s=COLD_RUN_TARGET[0])
         for other in ("three-hand", "two-hand"):
             what = f"first run --hands {_count(first_hands)} --rules {other} after it"
-            yield end_to_end(first_hands, cold=True, rules=other, cache_dir=tmp, what=what)
+            run = end_to_end(first_hands, cold=True, rules=other, cache_dir=tmp, what=what)
+            yield dataclasses.replace(run, target_s=FIRST_OTHER_TARGET)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -91,3 +91,35 @@ def test_a_warm_fresh_process_run_compiles_nothing():
 def test_the_suite_keeps_its_own_compile_record():
     assert warmup.COMPILE_RECORD != jit.COMPILE_RECORD
     assert os.environ["PINOCHLE_SIM_COMPILE_RECORD"] == str(warmup.COMPILE_RECORD)
+
+
+def test_stage_lines_carry_the_targets_of_issue_13():
+    line = bench.stage_line("full hands, default policies", 2, 1_600_000)
+    assert line.endswith("1,600,000 hands/s  (target >= 1,500,000: met)")
+    line = bench.stage_line("full deals, two-hand", 2, 399_999)
+    assert line.endswith("(target >= 400,000: missed)")
+    assert bench.stage_line("deal", 1, 9e6).endswith("9,000,000 hands/s")  # no target there
+
+
+def test_end_to_end_lines_and_the_minimal_engine_ratio():
+    run = bench.EndToEnd("run", 2.0, None, target_s=2.3)
+    assert run.line().endswith("2.00 s, nothing compiled (target <= 2.3 s: met)")
+    base = bench.EndToEnd("minimal", 1.6, None, reports_compile=False)
+    assert base.line().endswith("1.60 s")
+    assert bench.versus(run, base, 1.6) == "  1.25x the minimal engine's time (target <= 1.6x: met)"
+    slow = bench.EndToEnd("run", 13.0, 9.0, target_s=12.0)
+    assert slow.line().endswith("compiling 9.0 s of it (target <= 12 s: missed)")
+    assert bench.versus(slow, base, 2.0).endswith(
+        "8.12x the minimal engine's time (target <= 2x: missed)"
+    )
+
+
+def test_the_minimal_engine_runs_in_a_fresh_process(monkeypatch):
+    run = bench.minimal_engine_run(3000)
+    assert run.what == "minimal engine, run --hands 3e3, warm compile cache" and run.seconds > 0
+    calls = []
+    monkeypatch.setattr(bench.subprocess, "run", lambda cmd, **kw: calls.append((cmd, kw["env"])))
+    cold = bench.minimal_engine_run(5000, cold=True)
+    assert cold.what.endswith("empty compile cache") and not cold.reports_compile
+    ((cmd, env),) = calls  # no warm-up run before a cold one
+    assert cmd[1:4] == ["-m", "pinochle_sim.runs.yardstick", "--hands"] and "NUMBA_CACHE_DIR" in env
