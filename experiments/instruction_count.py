@@ -54,7 +54,12 @@ def child(rules: str, hands: int) -> None:
 
 
 def _env(package: Path) -> dict[str, str]:
-    key = hashlib.sha256(str(package.resolve()).encode()).hexdigest()[:12]
+    # One compile cache per checkout and source version: numba's cache notices edits to a
+    # kernel's own file only, so a cache kept across commits would mix stale callees in.
+    h = hashlib.sha256(str(package.resolve()).encode())
+    for path in sorted((package / "pinochle_sim").rglob("*.py")):
+        h.update(path.read_bytes())
+    key = h.hexdigest()[:12]
     cache = Path(tempfile.gettempdir()) / f"pinochle-icount-{key}"
     return dict(
         os.environ,
@@ -62,6 +67,7 @@ def _env(package: Path) -> dict[str, str]:
         NUMBA_CPU_NAME=CPU,
         NUMBA_CPU_FEATURES=FEATURES,
         NUMBA_CACHE_DIR=str(cache),
+        PYTHONHASHSEED="0",  # the start-up's own count varies with the hash seed
     )
 
 
