@@ -249,7 +249,8 @@ FIRST_OTHER_TARGET = 8.0
 
 def stage_line(stage: str, k: int, rate: float) -> str:
     """A stage's rate as ``bench`` prints it, with its target where issue 13 set one."""
-    text = f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} hands/s"
+    unit = "deals/s" if stage.startswith("full deals") else "hands/s"
+    text = f"{stage:<36} {k} thread{'s' if k > 1 else ' '}  {rate:>12,.0f} {unit}"
     target = STAGE_TARGETS.get((stage, k))
     if target is None:
         return text
