@@ -1211,7 +1211,9 @@ def _solver_cards(text: str) -> int | None:
     if text.strip().lower() == "full":
         return None
     if not text.strip().isdigit() or not 1 <= int(text) <= 15:
-        raise click.BadParameter(f"give a number of cards 1-15 or 'full', not {text!r}")
+        raise click.BadParameter(
+            f"give a number of cards 1-15 or 'full', not {text!r}", param_hint="--solver-cards"
+        )
     return int(text)
 
 
@@ -1227,7 +1229,8 @@ def _solver_cards(text: str) -> int | None:
 @click.option(
     "--quick",
     is_flag=True,
-    help="Short batches, no solver times (unless --solver-deals), no end-to-end runs (~15 s).",
+    help="Short batches, no solver times (unless --solver-deals), no end-to-end runs (a few "
+    "seconds).",
 )
 @click.option("--no-end-to-end", is_flag=True, help="Skip the fresh-process runs.")
 @click.option(
@@ -1305,10 +1308,8 @@ def bench(
             if k == 0:
                 click.echo(bench_stages.versus(run, base, bench_stages.COLD_RUN_TARGET[1]))
     me, kids = bench_stages.peak_memory_mb()
-    click.echo(
-        f"peak memory {me:,.0f} MB (largest run process {kids:,.0f} MB); "
-        f"bench took {time.perf_counter() - t0:.1f} s"
-    )
+    runs = f" (largest run process {kids:,.0f} MB)" if kids > 0 else ""
+    click.echo(f"peak memory {me:,.0f} MB{runs}; bench took {time.perf_counter() - t0:.1f} s")
 
 
 @main.command()

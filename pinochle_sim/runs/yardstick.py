@@ -612,7 +612,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         path = run(args.hands, args.seed, args.out, args.threads)
     except OSError as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        why = exc.strerror or str(exc)
+        where = exc.filename if exc.filename is not None else args.out
+        print(f"{parser.prog}: error: cannot write the run to {str(where)!r}: {why}"
+              " (--out names a folder, made if missing)", file=sys.stderr)  # fmt: skip
         return 1
     if args.verbose:
         seconds = time.perf_counter() - t0

@@ -300,3 +300,12 @@ def test_main_is_silent_unless_verbose(tmp_path, capsys):
     assert pq.read_metadata(tmp_path / "a" / "hands.parquet").num_rows == 3000
     assert ys.main(["--hands", "100", "--out", str(tmp_path / "b"), "--verbose"]) == 0
     assert "100 hands" in capsys.readouterr().out
+
+
+def test_an_out_that_is_a_file_is_one_line_and_exit_1(capsys, tmp_path):
+    taken = tmp_path / "taken"
+    taken.write_text("keep me", encoding="utf-8")
+    assert ys.main(["--hands", "100", "--out", str(taken)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write the run to" in err and "Traceback" not in err
+    assert taken.read_text(encoding="utf-8") == "keep me"
