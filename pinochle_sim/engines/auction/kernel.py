@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pinochle_sim.core.bits import nonneg
 from pinochle_sim.core.deal import FX_BIDDER, FX_STOP, FX_TRUMP, _deal_fixed
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_DISCARD, STREAM_PASS, STREAM_PLAY, stream_init
@@ -166,15 +167,16 @@ def _value_hands(
 ) -> None:
     """Record each dealt hand (cards, aces, suit lengths, meld for every trump) and let the
     bidding policy value it: bid limits and preferred trumps into ``scratch``."""
+    r = nonneg(row)
     players = ra[RA_PLAYERS]
     for p in range(players):
-        out[lay[L_DEALT] + p, row] = hands[p]
-        out[lay[L_ACES] + p, row] = count_aces(hands[p])
+        out[nonneg(lay[L_DEALT] + p), r] = hands[p]
+        out[nonneg(lay[L_ACES] + p), r] = count_aces(hands[p])
         melds = scratch[S_MELDS + 4 * p : S_MELDS + 4 * p + 4]
         melds[0], melds[1], melds[2], melds[3] = melds_by_trump(hands[p], ma)
         for s in range(4):
-            out[lay[L_MELD_PRE] + 4 * p + s, row] = melds[s]
-            out[lay[L_LEN] + 4 * p + s, row] = suit_len(hands[p], s)
+            out[nonneg(lay[L_MELD_PRE] + 4 * p + s), r] = melds[s]
+            out[nonneg(lay[L_LEN] + 4 * p + s), r] = suit_len(hands[p], s)
         position = p - dealer if p >= dealer else p - dealer + players
         scratch[S_LIMITS + p], scratch[S_TRUMPS + p] = bid_limit(
             bundle, pp[p, PP_BID], hands[p], melds, position, ra, pp[p]
@@ -186,14 +188,15 @@ def _record_auction(
     calls: np.ndarray, n_calls: int, ra: np.ndarray, out: np.ndarray, row: int, lay: np.ndarray
 ) -> None:
     """Number of calls and each side's highest bid (0 = never bid)."""
-    out[lay[L_N_CALLS], row] = n_calls
+    r = nonneg(row)
+    out[nonneg(lay[L_N_CALLS]), r] = n_calls
     partners = ra[RA_PARTNERS] != 0
     n_sides = 2 if partners else ra[RA_PLAYERS]
     for k in range(n_sides):
-        out[lay[L_HIGH_BID] + k, row] = 0
+        out[nonneg(lay[L_HIGH_BID] + k), r] = 0
     for i in range(n_calls):
         col = lay[L_HIGH_BID] + _side(calls[2 * i], partners)
-        out[col, row] = max(out[col, row], calls[2 * i + 1])
+        out[nonneg(col), r] = max(out[nonneg(col), r], calls[2 * i + 1])
 
 
 @jit
@@ -217,14 +220,15 @@ def _improve_hands(
 ) -> int:
     """The pass between partners, or the widow taken and discards made by the bidder; returns
     the trick points of discarded counters credited to the bidder (0 if none)."""
+    r = nonneg(row)
     if lay[L_PASSED] >= 0:
         to_bidder = 0
         to_partner = 0
         if ra[RA_PASS] > 0:
             stream_init(rs, seed, h, STREAM_PASS)
             to_bidder, to_partner = _exchange(bundle, hands, bidder, trump, ra[RA_PASS], ma, pp, rs)
-        out[lay[L_PASSED], row] = to_bidder
-        out[lay[L_PASSED] + 1, row] = to_partner
+        out[nonneg(lay[L_PASSED]), r] = to_bidder
+        out[nonneg(lay[L_PASSED] + 1), r] = to_partner
     if lay[L_WIDOW] < 0:
         return 0
     stream_init(rs, seed, h, STREAM_DISCARD)
@@ -238,9 +242,9 @@ def _improve_hands(
         for f in range(24):
             copies = ((laid >> f) & 1) + ((laid >> (24 + f)) & 1)
             points += copies * ra[RA_POINTS + rank_of(f)]
-    out[lay[L_WIDOW], row] = widow
-    out[lay[L_WIDOW] + 1, row] = laid
-    out[lay[L_DISCARD_POINTS], row] = points
+    out[nonneg(lay[L_WIDOW]), r] = widow
+    out[nonneg(lay[L_WIDOW] + 1), r] = laid
+    out[nonneg(lay[L_DISCARD_POINTS]), r] = points
     if tracing:
         trace[T_WIDOW] = widow
         trace[T_WIDOW + 1] = laid
@@ -262,6 +266,7 @@ def _score_hand(
     """Score every side (docs/rules.md 6) from ``sides`` (trick points, counters, tricks won, meld);
     returns whether the bidding side made its bid. ``discard_points`` (three-hand) score for the
     bidder and are recorded in its trick points, but do not save it from the save rule."""
+    r = nonneg(row)
     partners = ra[RA_PARTNERS] != 0
     n_sides = 2 if partners else ra[RA_PLAYERS]
     save = ra[RA_SAVE] != 0
@@ -275,11 +280,11 @@ def _score_hand(
             tricks += discard_points
         else:
             score = _score_other(meld, tricks, save, conceded)
-        out[lay[L_TEAM_MELD] + k, row] = meld
-        out[lay[L_TEAM_TRICKS] + k, row] = tricks
-        out[lay[L_COUNTERS] + k, row] = sides[SD_COUNTERS + k]
-        out[lay[L_TRICKS_WON] + k, row] = sides[SD_TRICKS_WON + k]
-        out[lay[L_SCORE] + k, row] = score
+        out[nonneg(lay[L_TEAM_MELD] + k), r] = meld
+        out[nonneg(lay[L_TEAM_TRICKS] + k), r] = tricks
+        out[nonneg(lay[L_COUNTERS] + k), r] = sides[SD_COUNTERS + k]
+        out[nonneg(lay[L_TRICKS_WON] + k), r] = sides[SD_TRICKS_WON + k]
+        out[nonneg(lay[L_SCORE] + k), r] = score
     return made
 
 
@@ -305,6 +310,7 @@ def _play_hand(
     """Play hand ``h`` of ``seed`` under the deal constraints ``fx`` (:mod:`pinochle_sim.core.deal`)
     into column row ``row`` of ``out`` (``work``: the thread's :mod:`~pinochle_sim.policies.known`
     work array)."""
+    r = nonneg(row)
     players = ra[RA_PLAYERS]
     partners = ra[RA_PARTNERS] != 0
     hands = scratch[S_HANDS : S_HANDS + 4]
@@ -314,8 +320,8 @@ def _play_hand(
     widow = _deal_fixed(
         seed, h, players, ra[RA_HAND_SIZE], ra[RA_WIDOW], fx, scratch[S_DECK:S_HANDS], rs, hands
     )
-    out[C_HAND, row] = h
-    out[C_DEALER, row] = dealer
+    out[C_HAND, r] = h
+    out[C_DEALER, r] = dealer
     _value_hands(bundle, hands, dealer, ra, ma, pp, scratch, out, row, lay)
     bidder, bid, stuck, n_calls = _auction(
         bundle, dealer, players, scratch[S_LIMITS:S_TRUMPS], ra, pp, calls
@@ -326,10 +332,10 @@ def _play_hand(
         trump = fx[FX_TRUMP]
         bid = ra[RA_MIN_BID]
         stuck = False
-    out[C_BIDDER, row] = bidder
-    out[C_BID, row] = bid
-    out[C_TRUMP, row] = trump
-    out[C_STUCK, row] = stuck
+    out[C_BIDDER, r] = bidder
+    out[C_BID, r] = bid
+    out[C_TRUMP, r] = trump
+    out[C_STUCK, r] = stuck
     _record_auction(calls, n_calls, ra, out, row, lay)
     if tracing:
         trace[T_NCALLS] = n_calls
@@ -345,7 +351,7 @@ def _play_hand(
         sides[i] = 0
     for p in range(players):
         m = _meld(hands[p], trump, ma)
-        out[lay[L_MELD] + p, row] = m
+        out[nonneg(lay[L_MELD] + p), r] = m
         sides[SD_MELD + _side(p, partners)] += m
         if tracing:
             trace[T_HANDS + p] = hands[p]
@@ -357,10 +363,10 @@ def _play_hand(
     if not conceded:
         if reads_table(bundle):
             passed = lay[L_PASSED] >= 0
-            gave = out[lay[L_PASSED], row] if passed else 0
-            returned = out[lay[L_PASSED] + 1, row] if passed else 0
+            gave = out[nonneg(lay[L_PASSED]), r] if passed else 0
+            returned = out[nonneg(lay[L_PASSED] + 1), r] if passed else 0
             widowed = lay[L_WIDOW] >= 0
-            laid = out[lay[L_WIDOW] + 1, row] if widowed else 0
+            laid = out[nonneg(lay[L_WIDOW] + 1), r] if widowed else 0
             keep_table(bundle, work, hands, bidder, trump, ra, ma, gave, returned,
                        widow if widowed else 0, laid)  # fmt: skip
         stream_init(rs, seed, h, STREAM_PLAY)
@@ -368,8 +374,8 @@ def _play_hand(
         none_played = np.int64(0)  # an int64, not the literal 0: the trick loop is shared
         play_tricks(bundle, hands, bidder, bidder, trump, none_played, ra, pp, rs, log, work)
         _credit_tricks(log, ra[RA_HAND_SIZE], partners, sides, trace, tracing)
-    out[C_CONCEDED, row] = conceded
-    out[C_MADE, row] = _score_hand(
+    out[C_CONCEDED, r] = conceded
+    out[C_MADE, r] = _score_hand(
         bidder, bid, conceded, 0 if conceded else discard_points, ra, sides, out, row, lay
     )
 

@@ -170,6 +170,7 @@ def _setup(
     row: int,
 ) -> int:
     """Deal, number the copies, record the dealt hands; returns the up-card's card id."""
+    r = nonneg(row)  # the record's column index (unsigned: no wraparound test per store)
     hs = ra[RA_HAND_SIZE]
     deck = st[X_DECK : X_DECK + 48]
     hands = st[X_HANDS : X_HANDS + 2]
@@ -203,18 +204,18 @@ def _setup(
             else:
                 hi |= f << (5 * (j - 12))
     hi |= (up >> 1) << (5 * (n_draw - 1 - 12))
-    out[D_STOCK, row] = lo
-    out[D_STOCK + 1, row] = hi
+    out[D_STOCK, r] = lo
+    out[D_STOCK + 1, r] = hi
     for p in range(2):
-        out[D_DEALT + p, row] = hands[p]
-        out[D_ACES + p, row] = count_aces(hands[p])
+        out[D_DEALT + p, r] = hands[p]
+        out[D_ACES + p, r] = count_aces(hands[p])
         m0, m1, m2, m3 = melds_by_trump(hands[p], ma)
-        out[D_MELD_PRE + 4 * p, row] = m0
-        out[D_MELD_PRE + 4 * p + 1, row] = m1
-        out[D_MELD_PRE + 4 * p + 2, row] = m2
-        out[D_MELD_PRE + 4 * p + 3, row] = m3
+        out[D_MELD_PRE + 4 * p, r] = m0
+        out[D_MELD_PRE + 4 * p + 1, r] = m1
+        out[D_MELD_PRE + 4 * p + 2, r] = m2
+        out[D_MELD_PRE + 4 * p + 3, r] = m3
         for s in range(4):
-            out[D_LEN + 4 * p + s, row] = suit_len(hands[p], s)
+            out[D_LEN + 4 * p + s, r] = suit_len(hands[p], s)
     return up
 
 
@@ -450,6 +451,7 @@ def _play_deal(
     tracing: bool,
 ) -> None:
     """Play deal ``h`` of ``seed`` into column row ``row`` of ``out``."""
+    r = nonneg(row)  # the record's column index (unsigned: no wraparound test per store)
     dealer = h % 2 if fixed_dealer < 0 else fixed_dealer
     up = _setup(seed, fx, h, ra, ma, st, rs, out, row)
     trump = suit_of(up >> 1)
@@ -472,28 +474,28 @@ def _play_deal(
         bundle, dealer, up, trump, ra, ca, pp, st, rs, rm, out, row, trace, tracing
     )
     last = _play_out(bundle, leader, trump, played, n_stock, ra, pp, st, rs, trace, tracing)
-    out[D_HAND, row] = h
-    out[D_DEALER, row] = dealer
-    out[D_TRUMP, row] = trump
-    out[D_UP, row] = up >> 1
-    out[D_TURNUP, row] = turnup
-    out[D_EXCHANGED, row] = exchanged
-    out[D_LAST, row] = last
+    out[D_HAND, r] = h
+    out[D_DEALER, r] = dealer
+    out[D_TRUMP, r] = trump
+    out[D_UP, r] = up >> 1
+    out[D_TURNUP, r] = turnup
+    out[D_EXCHANGED, r] = exchanged
+    out[D_LAST, r] = last
     rounding = ra[RA_ROUNDING]
     for p in range(2):
         raw = st[X_SIDE + XS_RAW + p]
         pts = _round_points(raw, rounding)
-        out[D_MELD + p, row] = st[X_SIDE + XS_MELD + p]
-        out[D_MELDS_LAID + p, row] = st[X_SIDE + XS_MELDS_LAID + p]
-        out[D_DIX + p, row] = st[X_SIDE + XS_DIX + p]
-        out[D_STOCK_TRICKS + p, row] = st[X_SIDE + XS_STOCK_TRICKS + p]
-        out[D_TRICKS_WON + p, row] = st[X_SIDE + XS_TRICKS + p]
-        out[D_COUNTERS + p, row] = st[X_SIDE + XS_COUNTERS + p]
-        out[D_RAW + p, row] = raw
-        out[D_TRICK_POINTS + p, row] = pts
-        out[D_SCORE + p, row] = pts + st[X_SIDE + XS_MELD + p]
-    s0, s1 = out[D_SCORE, row], out[D_SCORE + 1, row]
-    out[D_WINNER, row] = 0 if s0 > s1 else (1 if s1 > s0 else -1)
+        out[D_MELD + p, r] = st[X_SIDE + XS_MELD + p]
+        out[D_MELDS_LAID + p, r] = st[X_SIDE + XS_MELDS_LAID + p]
+        out[D_DIX + p, r] = st[X_SIDE + XS_DIX + p]
+        out[D_STOCK_TRICKS + p, r] = st[X_SIDE + XS_STOCK_TRICKS + p]
+        out[D_TRICKS_WON + p, r] = st[X_SIDE + XS_TRICKS + p]
+        out[D_COUNTERS + p, r] = st[X_SIDE + XS_COUNTERS + p]
+        out[D_RAW + p, r] = raw
+        out[D_TRICK_POINTS + p, r] = pts
+        out[D_SCORE + p, r] = pts + st[X_SIDE + XS_MELD + p]
+    s0, s1 = out[D_SCORE, r], out[D_SCORE + 1, r]
+    out[D_WINNER, r] = 0 if s0 > s1 else (1 if s1 > s0 else -1)
 
 
 @jit(entry=True)
