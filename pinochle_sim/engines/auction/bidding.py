@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pinochle_sim.core.bits import nonneg
 from pinochle_sim.core.jit import jit
 from pinochle_sim.policies.bundle import PolicyBundle
 from pinochle_sim.policies.dispatch import bid_jump
@@ -52,18 +53,19 @@ def _auction(
         if active & (1 << seat):
             if high == seat:  # everyone else has passed since this seat's bid
                 break
+            limit = limits[nonneg(seat)]
             if bid == 0:
-                call = min_bid if limits[seat] >= min_bid else PASS
-            elif limits[seat] >= bid + large + ((jumps >> (15 * seat)) & JUMP_CAP):
+                call = min_bid if limit >= min_bid else PASS
+            elif limit >= bid + large + ((jumps >> (15 * seat)) & JUMP_CAP):
                 call = bid + large
-            elif limits[seat] >= bid + small:
+            elif limit >= bid + small:
                 call = bid + small
             else:
                 call = PASS
             if n >= MAX_CALLS - players:  # keep room to record everyone's final pass
                 call = PASS
-            calls[2 * n] = seat
-            calls[2 * n + 1] = call
+            calls[nonneg(2 * n)] = seat
+            calls[nonneg(2 * n + 1)] = call
             n += 1
             if call == PASS:
                 active &= ~(1 << seat)

@@ -138,9 +138,9 @@ def _credit_tricks(
     for t in range(n_tricks):
         row = t * TK_WIDTH
         side = _side(log[row + TK_WINNER], partners)
-        sides[SD_TRICK_POINTS + side] += log[row + TK_POINTS]
-        sides[SD_COUNTERS + side] += log[row + TK_COUNTERS]
-        sides[SD_TRICKS_WON + side] += 1
+        sides[nonneg(SD_TRICK_POINTS + side)] += log[row + TK_POINTS]
+        sides[nonneg(SD_COUNTERS + side)] += log[row + TK_COUNTERS]
+        sides[nonneg(SD_TRICKS_WON + side)] += 1
         if tracing:
             base = T_TRICKS + t * TRICK_WIDTH
             trace[base + TR_LEADER] = log[row + TK_LEADER]
