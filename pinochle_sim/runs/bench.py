@@ -12,7 +12,6 @@ CLI prints each line as it is measured.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import platform
 import shutil
@@ -292,37 +291,40 @@ def versus(run: EndToEnd, base: EndToEnd, target: float) -> str:
     return f"  {ratio:.2f}x the minimal engine's time (target <= {target:g}x: {met})"
 
 
+def _timed_command(cmd: list[str], env: dict[str, str]) -> float:
+    """Wall seconds of one command in a fresh process (which must succeed)."""
+    t = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True, capture_output=True)
+    return time.perf_counter() - t
+
+
 def end_to_end(
     hands: int = 1_000_000,
     cold: bool = False,
     rules: str = "partnership",
     cache_dir: str | None = None,
     what: str | None = None,
+    target_s: float | None = None,
 ) -> EndToEnd:
     """``pinochle-sim run --hands N --rules R`` timed in a fresh process. Warm: after a
     1,000-hand run has compiled or loaded everything the run path needs. Cold: with the compile
     cache ``cache_dir`` (default: a new, empty one), so a first run compiles. The run keeps a
-    compile record of its own (``PINOCHLE_SIM_COMPILE_RECORD``), which says what it compiled."""
+    compile record of its own (``PINOCHLE_SIM_COMPILE_RECORD``), which says what it compiled.
+    ``target_s``: issue 13's limit for it, shown on its line."""
     tmp = tempfile.mkdtemp(prefix="pinochle-bench-")
     env = dict(os.environ)
     if cold:
         env["NUMBA_CACHE_DIR"] = cache_dir or os.path.join(tmp, "numba-cache")
     try:
         if not cold:  # make sure the cache is warm
-            warm = _run_cmd(1000, rules, os.path.join(tmp, "warm"))
-            subprocess.run(warm, env=env, check=True, capture_output=True)
+            _timed_command(_run_cmd(1000, rules, os.path.join(tmp, "warm")), env)
         record = Path(tmp) / "compile-seconds.json"
         env["PINOCHLE_SIM_COMPILE_RECORD"] = str(record)
-        t = time.perf_counter()
-        subprocess.run(
-            _run_cmd(hands, rules, os.path.join(tmp, "run")), env=env, check=True,
-            capture_output=True,
-        )  # fmt: skip
-        seconds = time.perf_counter() - t
+        seconds = _timed_command(_run_cmd(hands, rules, os.path.join(tmp, "run")), env)
         compile_s = warmup.last_compile(engine_inputs(rules), "play_chunk", record)
         cache = "empty" if cold else "warm"
         label = what or f"run --hands {_count(hands)} --rules {rules}, {cache} compile cache"
-        return EndToEnd(label, seconds, compile_s)
+        return EndToEnd(label, seconds, compile_s, target_s=target_s)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -343,10 +345,8 @@ def minimal_engine_run(hands: int = 1_000_000, cold: bool = False) -> EndToEnd:
 
     try:
         if not cold:
-            subprocess.run(cmd(1000, "warm"), env=env, check=True, capture_output=True)
-        t = time.perf_counter()
-        subprocess.run(cmd(hands, "run"), env=env, check=True, capture_output=True)
-        seconds = time.perf_counter() - t
+            _timed_command(cmd(1000, "warm"), env)
+        seconds = _timed_command(cmd(hands, "run"), env)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     cache = "empty" if cold else "warm"
@@ -363,12 +363,10 @@ def cold_runs(
     tmp = tempfile.mkdtemp(prefix="pinochle-bench-cache-")
     try:
         what = f"run --hands {_count(hands)} --rules {rules}, empty compile cache"
-        run = end_to_end(hands, cold=True, rules=rules, cache_dir=tmp, what=what)
-        yield dataclasses.replace(run, target_s=COLD_RUN_TARGET[0])
+        yield end_to_end(hands, True, rules, tmp, what, target_s=COLD_RUN_TARGET[0])
         for other in ("three-hand", "two-hand"):
             what = f"first run --hands {_count(first_hands)} --rules {other} after it"
-            run = end_to_end(first_hands, cold=True, rules=other, cache_dir=tmp, what=what)
-            yield dataclasses.replace(run, target_s=FIRST_OTHER_TARGET)
+            yield end_to_end(first_hands, True, other, tmp, what, target_s=FIRST_OTHER_TARGET)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

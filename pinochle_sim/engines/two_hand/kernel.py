@@ -294,6 +294,7 @@ def _stock_phase(
 ) -> tuple[int, int, int]:
     """Play the tricks while the stock lasts; returns (cards played packed, next leader,
     seat that exchanged the dix or -1)."""
+    r = nonneg(row)  # the record's column index (unsigned: no wraparound test per store)
     n_stock = 24 - ra[RA_HAND_SIZE]
     packed = pack_points(ra[RA_POINTS : RA_POINTS + 6])
     dix_value = ca[CA_DIX]
@@ -362,8 +363,8 @@ def _stock_phase(
         if swapped:
             exchanged = winner
         st[nonneg(X_SIDE + XS_MELD + winner)] += laid
-        out[nonneg(D_TRICK_WINNER + t), nonneg(row)] = winner
-        out[nonneg(D_TRICK_WINNER + n_stock + t), nonneg(row)] = laid
+        out[nonneg(D_TRICK_WINNER + t), r] = winner
+        out[nonneg(D_TRICK_WINNER + n_stock + t), r] = laid
         for k in range(2):  # winner draws first
             seat = winner if k == 0 else 1 - winner
             i = st[nonneg(X_DRAW + 2 * t + k)]

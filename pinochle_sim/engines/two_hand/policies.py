@@ -111,15 +111,14 @@ def meld_outlook(
     at = CS_FACES + TM_STRIDE * p
     hidden = concealed_faces(hand, cs[nonneg(at + TM_ONE)], cs[nonneg(at + TM_TWO)])
     # Branch-free over the candidates (selects, not jumps: whether a meld is short is close to
-    # a coin toss, and mispredicted branches cost more than the work they skip); only a face
-    # whose table copy served the meld's class (rare) is looked up card by card.
+    # a coin toss, and mispredicted branches cost more than the work they skip).
     for i in range(ca[base + CA_COUNT]):
         o = base + CA_FIRST + CA_FIELDS * i
-        need = ca[nonneg(o + CA_NEED)]
+        need, value = ca[nonneg(o + CA_NEED)], ca[nonneg(o + CA_VALUE)]
         faces = need & 0xFFFFFF
         # The copies this meld may use (table.usable_hand): all held, unless a face's table
         # copy has served this class at this value or more.
-        u = usable_hand(cs, p, hand, faces, ca[nonneg(o + CA_CLASS)], ca[nonneg(o + CA_VALUE)])
+        u = usable_hand(cs, p, hand, faces, ca[nonneg(o + CA_CLASS)], value)
         short = absent(u, need)
         # every card usable, but a new meld needs a concealed one: one short
         short += (short == 0) & ((faces & hidden) == 0)
@@ -128,7 +127,7 @@ def meld_outlook(
         now |= breaks if short == 0 else 0
         near |= breaks if short == 1 else 0
         first = (short == 0) & (best_i < 0)  # candidates are sorted by value, highest first
-        best_v = ca[nonneg(o + CA_VALUE)] if first else best_v
+        best_v = value if first else best_v
         best_i = i if first else best_i
     return best_i, best_v, now, near
 

@@ -233,12 +233,8 @@ def shortfall(cs: np.ndarray, p: int, hand: int, need: int, cls: int, value: int
     faces = need & 0xFFFFFF
     missing = absent(usable_hand(cs, p, hand, faces, cls, value), need)
     at = CS_FACES + TM_STRIDE * p
-    if (
-        missing == 0
-        and (faces & concealed_faces(hand, cs[nonneg(at + TM_ONE)], cs[nonneg(at + TM_TWO)])) == 0
-    ):
-        return 1
-    return missing
+    hidden = concealed_faces(hand, cs[nonneg(at + TM_ONE)], cs[nonneg(at + TM_TWO)])
+    return 1 if missing == 0 and (faces & hidden) == 0 else missing
 
 
 @jit
