@@ -29,8 +29,8 @@ def ensure_run(rules: str = "partnership", hands: int = HANDS, games: bool = Fal
     """The run folder of ``rules``, simulated or resumed if it is missing or incomplete, and
     simulated again if it was made with other settings (engine version, rules, policies); with
     ``games``, ``hands`` whole games played to the rules' target (one row per deal)."""
-    from pinochle_sim.runs.dataset import MANIFEST, read_manifest
     from pinochle_sim.runs.runner import run
+    from pinochle_sim.runs.store.files import MANIFEST, read_manifest
 
     folder = run_folder(rules, hands, games)
     exists = (folder / MANIFEST).exists()
@@ -50,24 +50,9 @@ def _settings(rules: str, hands: int, games: bool) -> dict:
     """What a run made now with these arguments would record as its settings (as JSON)."""
     import json
 
-    from pinochle_sim.runs.dataset import RunSettings
-    from pinochle_sim.runs.runner import DEFAULT_PART_SIZE, GAMES_PART_SIZE
-    from pinochle_sim.runs.simulate import engine_inputs
+    from pinochle_sim import RunSpec
 
-    inputs = engine_inputs(rules)
-    part = GAMES_PART_SIZE if games else DEFAULT_PART_SIZE
-    settings = RunSettings(
-        inputs.rules,
-        inputs.policies,
-        SEED,
-        hands,
-        part,
-        None,
-        games=games,
-        kinds=inputs.policy_kinds,
-        engine_version=inputs.engine.version,
-    )
-    return json.loads(json.dumps(settings.to_dict()))
+    return json.loads(json.dumps(RunSpec(hands, SEED, rules, games=games).settings()))
 
 
 def write_study(name: str, run_dir: Path | None = None, under: str = "") -> Path:

@@ -37,7 +37,7 @@ from pinochle_sim.policies.calibrated import (
     feature_matrix,
 )
 from pinochle_sim.rules import get_preset
-from pinochle_sim.runs.simulate import play_hands
+from pinochle_sim.runs.simulate.hands import play_hands
 
 RULES = "partnership"
 HANDS = 600_000

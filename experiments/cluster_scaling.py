@@ -27,7 +27,7 @@ from pathlib import Path
 
 import psutil
 
-from pinochle_sim.runs import cluster
+from pinochle_sim.runs.backends import cluster
 from pinochle_sim.runs.runner import run
 
 
@@ -59,9 +59,9 @@ def main() -> None:
     a = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="pinochle-cluster-"))
     try:
-        run(1024, out=str(tmp / "warm"), threads_=1)  # compile or load here first
+        run(1024, out=str(tmp / "warm"), threads=1)  # compile or load here first
         small = a.small_parts * 1024
-        with cluster.connect("local:2", dashboard=":0") as b:
+        with cluster.connect_cluster("local:2", dashboard=":0") as b:
             b.wait_for_workers(2)
             b.map(_nothing, list(range(20)))
             t0 = time.perf_counter()
@@ -77,8 +77,8 @@ def main() -> None:
                 f"({a.tasks} tasks), {statistics.median(trips) * 1e3:.1f} ms round trip "
                 "(median of 20)"
             )
-        here = _timed_run(small, tmp / "p", 1024, threads_=1)
-        with cluster.connect("local:1", dashboard=":0") as b:
+        here = _timed_run(small, tmp / "p", 1024, threads=1)
+        with cluster.connect_cluster("local:1", dashboard=":0") as b:
             b.wait_for_workers(1)
             _timed_run(small, tmp / "p", 1024, backend=b)  # warms the worker
             there = _timed_run(small, tmp / "p", 1024, backend=b)
@@ -92,10 +92,10 @@ def main() -> None:
         cpu: dict[int, float] = {}
         for threads in (1, 2):
             rows[f"this process, {threads} thread(s)"] = _timed_run(
-                a.hands, tmp / "s", part, threads_=threads
+                a.hands, tmp / "s", part, threads=threads
             )
         for n in (1, 2):
-            with cluster.connect(f"local:{n}", dashboard=":0") as b:
+            with cluster.connect_cluster(f"local:{n}", dashboard=":0") as b:
                 b.wait_for_workers(n)
                 _timed_run(n * part, tmp / "s", part, backend=b)  # warm every worker
                 cpu0 = _workers_cpu(b)

@@ -1,8 +1,8 @@
 """Record the compile helper's plans (``make compile-plans``): for every preset and kernel entry
 point, a cold compile in a fresh process with an empty cache, its compile tree recorded and the
-helper's share chosen (:mod:`pinochle_sim.runs.precompile`), written to
-``pinochle_sim/runs/data/compile_plans.json``. Run it after a kernel's arguments change (the
-test ``tests/runs/test_precompile.py`` says when); about 4 minutes on two cores.
+helper's share chosen (:mod:`pinochle_sim.runs.compile.helper`), written to
+``pinochle_sim/runs/compile/plans.json``. Run it after a kernel's arguments change or a kernel
+moves (the test ``tests/runs/test_compile_helper.py`` says when); about 4 minutes on two cores.
 
     python experiments/compile_plans.py [PRESET ...]   (named presets: only theirs re-recorded)
 """
@@ -17,8 +17,8 @@ import tempfile
 
 ONE = """
 import json, sys
-from pinochle_sim.runs import warmup
-from pinochle_sim.runs.simulate import engine_inputs
+from pinochle_sim import engine_inputs
+from pinochle_sim.runs.compile import warmup
 key, plan = warmup.record_plan(engine_inputs(sys.argv[1]), sys.argv[2])
 print(json.dumps([key, plan]))
 """
@@ -26,13 +26,13 @@ print(json.dumps([key, plan]))
 
 def main(presets: list[str]) -> None:
     from pinochle_sim.rules.presets import PRESETS
-    from pinochle_sim.runs import precompile, warmup
+    from pinochle_sim.runs.compile import helper, warmup
 
     plans: dict = {}
     for rules in presets or list(PRESETS):
         for entry in warmup.ENTRIES:
             with tempfile.TemporaryDirectory() as cache:
-                env = {**os.environ, "NUMBA_CACHE_DIR": cache, precompile.ENV: "0"}
+                env = {**os.environ, "NUMBA_CACHE_DIR": cache, helper.ENV: "0"}
                 out = subprocess.run(
                     [sys.executable, "-c", ONE, rules, entry],
                     env=env, check=True, capture_output=True, text=True,
@@ -46,10 +46,10 @@ def main(presets: list[str]) -> None:
             )
     # presets named on the command line replace their own plans and keep the others'
     kept = {} if not presets else {
-        k: v for k, v in precompile.load_plans().items() if k not in plans
+        k: v for k, v in helper.load_plans().items() if k not in plans
     }  # fmt: skip
-    precompile.save_plans({**kept, **plans})
-    print(f"wrote {precompile.PLANS}")
+    helper.save_plans({**kept, **plans})
+    print(f"wrote {helper.PLANS}")
 
 
 if __name__ == "__main__":

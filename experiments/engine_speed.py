@@ -14,8 +14,8 @@ import time
 
 import numpy as np
 
-from pinochle_sim.runs.parallel import threads
-from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.pool import threads
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ minutes). Both runs here therefore name a fixed CPU and feature set (``NUMBA_CPU
 native run first; valgrind then loads the compiled code. Two runs under ``callgrind`` (one hand,
 then one plus ``--hands``) give the instructions per hand as their difference, free of the start-up
 cost (about a minute each). The code differs from the native build's only in the CPU it is tuned
-for. Used for issue 13 (README, speed sections).
+for (docs/speed.md).
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ def child(rules: str, hands: int) -> None:
     """Play one hand (loading or compiling the kernel), then ``hands`` more."""
     import numpy as np
 
-    from pinochle_sim.runs.simulate import engine_inputs, no_constraints
+    from pinochle_sim.core.deal import no_constraints
+    from pinochle_sim.runs.simulate.hands import engine_inputs
 
     inputs = engine_inputs(rules)
     kernel = inputs.engine.play_chunk

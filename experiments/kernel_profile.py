@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from pinochle_sim.rules.ruleset import RulesError
-from pinochle_sim.runs.parallel import threads
-from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.pool import threads
 
 DUMPS = Path(tempfile.gettempdir()) / "pinochle-profile"
 

@@ -15,8 +15,10 @@ import time
 
 from pinochle_sim.rules import resolve_rules
 from pinochle_sim.rules.arrays import rule_array
-from pinochle_sim.runs.solve import position_after, trick_play
-from pinochle_sim.solver.kernel import H_NODES, dd_solve, new_generation, new_table, pack_trick
+from pinochle_sim.runs.inspect.solve import position_after, trick_play
+from pinochle_sim.solver.context import new_generation
+from pinochle_sim.solver.driver import dd_solve
+from pinochle_sim.solver.workspace import H_NODES, new_table, pack_trick
 
 
 def main() -> None:

@@ -35,12 +35,12 @@ import pyarrow.parquet as pq
 from _common import RESULTS
 
 from pinochle_sim.analysis.compare import compare, write_match
-from pinochle_sim.analysis.reports import charts_dd, dd, report
+from pinochle_sim.analysis.reports import charts_dd, dd_studies, report
 from pinochle_sim.analysis.reports.style import save
 from pinochle_sim.policies import PolicySet
-from pinochle_sim.runs.dataset import MANIFEST, META_KEY
 from pinochle_sim.runs.runner import run
-from pinochle_sim.runs.simulate import play_hands
+from pinochle_sim.runs.simulate.hands import play_hands
+from pinochle_sim.runs.store.files import MANIFEST, META_KEY
 
 OUT = RESULTS / "solver"
 DD_RUNS = ((0, 2000),)
@@ -63,7 +63,7 @@ def solved_parts(seed: int, hands: int, available: bool) -> tuple[pd.DataFrame, 
     folder = run_folder(seed, hands)
     if not available:
         resume = (folder / MANIFEST).exists()
-        run(hands, seed=seed, dd=True, part_size=PART, out=str(folder), resume=resume, threads_=1)
+        run(hands, seed=seed, dd=True, part_size=PART, out=str(folder), resume=resume, threads=1)
     parts = sorted(folder.glob("part-*.parquet"))
     if not parts:
         return pd.DataFrame(), {}
@@ -121,9 +121,9 @@ def partnership_studies(available: bool) -> None:
     meta = meta | {"hands_read": n, "partial": n < planned, "planned": planned, "seed": seeds}
     print(f"{n:,} solved hands", file=sys.stderr)
     studies = {
-        "card_play_cost": (dd.card_play_cost, charts_dd.card_play_cost, True),
-        "go_set_dd": (dd.go_set_dd, charts_dd.go_set_dd, True),
-        "makeable": (dd.makeable, charts_dd.makeable, False),
+        "card_play_cost": (dd_studies.card_play_cost, charts_dd.card_play_cost, True),
+        "go_set_dd": (dd_studies.go_set_dd, charts_dd.go_set_dd, True),
+        "makeable": (dd_studies.makeable, charts_dd.makeable, False),
     }
     for name, (question, chart, both) in studies.items():
         t = question(g)

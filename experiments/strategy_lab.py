@@ -30,7 +30,7 @@ from pinochle_sim.engines import engine_for
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.policies.calibrated import calibration, feature_matrix, risk_z
 from pinochle_sim.rules import get_preset
-from pinochle_sim.runs.simulate import play_hands
+from pinochle_sim.runs.simulate.hands import play_hands
 
 OUT = Path(__file__).resolve().parent.parent / "results" / "strategy"
 DEALS = 200_000

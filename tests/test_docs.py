@@ -16,7 +16,7 @@ from pinochle_sim.cli import main
 from pinochle_sim.policies.registry import REGISTRY, policies_markdown
 from pinochle_sim.rules import PRESETS, MeldTable, Ruleset
 from pinochle_sim.rules.ruleset import MELD_TABLES
-from pinochle_sim.runs.records import fields_for, records_markdown
+from pinochle_sim.runs.store.schema import fields_for, records_markdown
 from tests.catalog import ALL_PRESETS
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pinochle_sim.cli import _default_out
+from pinochle_sim import RunSpec, default_study_out
 from pinochle_sim.rules import get_preset
-from pinochle_sim.runs.runner import default_out_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,9 +25,10 @@ def ignored(path: str) -> bool:
 @pytest.mark.parametrize(
     "path",
     [
-        default_out_dir(get_preset("partnership"), 0, 1000) + "/part-00000.parquet",
-        _default_out("compare", "a-vs-b", get_preset("partnership"), 0, 1000) + "/pairs.parquet",
-        _default_out("sweep", "bid.margin", get_preset("joedog"), 3, 10) + "/sweep.csv",
+        RunSpec(1000).default_out() + "/part-00000.parquet",
+        default_study_out("compare", "a-vs-b", get_preset("partnership"), 0, 1000)
+        + "/pairs.parquet",
+        default_study_out("sweep", "bid.margin", get_preset("joedog"), 3, 10) + "/sweep.csv",
         "runs/j7/part-00000.parquet",  # the README's examples
         "runs/bold/_manifest.json",
     ],

@@ -1,8 +1,10 @@
 """The folder tree is the architecture (docs/architecture.md): the import graph of the package,
 read from the source (every import statement, also those inside functions), has no loops and no
 import from a lower layer to a higher one; engines reach each other only through the shared
-modules; storage never imports an engine; only the CLI defers imports, and only of the analysis
-layer (to keep matplotlib out of every other command's start)."""
+modules; storage never imports an engine; no import hides inside a function; the CLI reaches
+the library only through the package top; no module is over 800 lines; no import is renamed to
+dodge a clash, and no two modules of different layers share a name unless they are the same
+role of two engines."""
 
 from __future__ import annotations
 
@@ -12,9 +14,9 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pinochle_sim"
-LAYERS = ("core", "rules", "solver", "policies", "engines", "runs", "analysis", "cli")
+LAYERS = ("core", "rules", "solver", "policies", "engines", "runs", "analysis", "bench", "cli")
 """Lowest first: a module may import its own layer and those before it."""
-SHARED_ENGINE_MODULES = {"base", "trickplay", "games"}
+SHARED_ENGINE_MODULES = {"base", "trickplay", "game_end"}
 """Modules of ``engines/`` every engine may use; the other folders are engines."""
 
 
@@ -70,30 +72,38 @@ def imports(module: str) -> list[tuple[str, bool]]:
 
 
 GRAPH = {m: imports(m) for m in MODULES}
-OPTIONAL_DEPENDENCY_MODULE = "pinochle_sim.runs.cluster"
+OPTIONAL_DEPENDENCY_MODULE = "pinochle_sim.runs.backends.cluster"
 """Imports Dask (the ``[cluster]`` extra); nothing in the package imports it at load time."""
 
 
 def test_the_optional_dependency_module_is_never_loaded_with_the_package() -> None:
-    """No module imports the Dask backend at its top (the CLI defers it to --cluster), so
-    ``import pinochle_sim`` and every command without --cluster work without Dask."""
-    eager = [m for m, edges in GRAPH.items() for t, inside in edges
-             if t == OPTIONAL_DEPENDENCY_MODULE and not inside]  # fmt: skip
-    assert not eager, eager
-    assert any(t == OPTIONAL_DEPENDENCY_MODULE for t, _ in GRAPH["pinochle_sim.cli"])
+    """No module imports the Dask backend (the package top loads it when its name is used, for
+    --cluster), so ``import pinochle_sim`` and every command without --cluster work without
+    Dask."""
+    importers = [
+        m for m, edges in GRAPH.items() for t, _ in edges if t == OPTIONAL_DEPENDENCY_MODULE
+    ]
+    assert not importers, importers
+    import pinochle_sim
+
+    assert pinochle_sim._API["connect_cluster"] == OPTIONAL_DEPENDENCY_MODULE
 
 
 def test_the_layers_are_the_folders() -> None:
     tops = {m.split(".")[1] for m in MODULES if "." in m}
-    assert tops == {*LAYERS[:-1], "cli", "__main__"}
+    assert tops == {*LAYERS, "__main__"}
 
 
 def test_no_import_goes_up_a_layer() -> None:
+    """Each layer imports its own and those below; the package top, a facade over every
+    layer, only the CLI."""
+    cli = LAYERS.index("cli")
     upward = [
         f"{m} -> {t}"
         for m, edges in GRAPH.items()
         for t, _ in edges
-        if layer(m) is not None and (layer(t) is None or layer(t) > layer(m))
+        if layer(m) is not None
+        and (layer(t) > layer(m) if layer(t) is not None else layer(m) != cli)
     ]
     assert not upward, upward
 
@@ -132,8 +142,13 @@ def reachable(start: str) -> set[str]:
     return seen
 
 
+STORE_WITHOUT_ENGINES = ("location", "files", "provenance", "read", "check", "folder", "scan")
+"""The run folder's machinery: it knows nothing of engines (the engine's version travels in the
+run's settings); only the schema and the decoded export read an engine's columns."""
+
+
 def test_storage_never_imports_an_engine() -> None:
-    for storage in ("pinochle_sim.runs.dataset",):
+    for storage in [f"pinochle_sim.runs.store.{m}" for m in STORE_WITHOUT_ENGINES]:
         loaded = reachable(storage)
         assert not [m for m in loaded if m.startswith("pinochle_sim.engines")], storage
 
@@ -183,20 +198,75 @@ def test_no_import_loops() -> None:
 
 
 def test_imports_are_not_hidden_in_functions() -> None:
-    """Only the package top (a lazy facade) and the CLI (the analysis layer, for start-up
-    time) import package modules inside functions."""
-    hidden = [
+    """Only the package top (a lazy facade) imports package modules inside functions."""
+    hidden = [f"{m} -> {t}" for m, edges in GRAPH.items() for t, inside in edges
+              if inside and m != "pinochle_sim"]  # fmt: skip
+    assert not hidden, hidden
+
+
+def test_the_cli_reaches_the_library_through_the_package_top() -> None:
+    """A CLI module imports the package top and its own siblings, nothing below them."""
+    cli = LAYERS.index("cli")
+    below = [
         f"{m} -> {t}"
         for m, edges in GRAPH.items()
-        for t, inside in edges
-        if inside
-        and m != "pinochle_sim"
-        and not (m == "pinochle_sim.cli" and t.startswith("pinochle_sim.analysis"))
-        # The Dask backend imports an optional dependency at its top: the CLI loads it only
-        # for --cluster, so that the package works without Dask installed.
-        and not (m == "pinochle_sim.cli" and t == OPTIONAL_DEPENDENCY_MODULE)
+        if layer(m) == cli
+        for t, _ in edges
+        if t != "pinochle_sim" and not t.startswith("pinochle_sim.cli")
     ]
-    assert not hidden, hidden
+    assert not below, below
+
+
+def test_no_module_is_over_800_lines_nor_a_cli_module_over_400() -> None:
+    sizes = {m: len(p.read_text(encoding="utf-8").splitlines()) for m, p in MODULES.items()}
+    long = [f"{m}: {n}" for m, n in sizes.items() if n > 800]
+    long += [f"{m}: {n}" for m, n in sizes.items() if layer(m) == LAYERS.index("cli") and n > 400]
+    long += [
+        f"{m}: {n}" for m, n in sizes.items() if m.startswith("pinochle_sim.solver") and n > 500
+    ]
+    assert not long, long
+
+
+ABBREVIATIONS = {
+    "numpy": "np",
+    "pandas": "pd",
+    "pyarrow": "pa",
+    "pyarrow.parquet": "pq",
+    "pyarrow.dataset": "ds",
+    "pyarrow.compute": "pc",
+    "matplotlib.pyplot": "plt",
+}
+"""The conventional short names of third-party modules (not renames to dodge a clash)."""
+
+
+def test_no_import_is_renamed() -> None:
+    renamed = []
+    for m, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for a in node.names:
+                    full = a.name if isinstance(node, ast.Import) else f"{node.module}.{a.name}"
+                    if a.asname and ABBREVIATIONS.get(full) != a.asname:
+                        renamed.append(f"{m}: {full} as {a.asname}")
+    assert not renamed, renamed
+
+
+def test_no_two_layers_share_a_module_name() -> None:
+    """Two modules of one name in different layers only where they are the same role of two
+    engines (``engines/auction/kernel.py`` and ``engines/two_hand/kernel.py``)."""
+    by_name: dict[str, set[str]] = {}
+    for m, path in MODULES.items():
+        if path.name != "__init__.py":
+            by_name.setdefault(path.stem, set()).add(m)
+        else:
+            by_name.setdefault(m.rsplit(".", 1)[-1], set()).add(m)
+    clashes = []
+    for name, mods in by_name.items():
+        engines = {m for m in mods if m.count(".") == 3 and m.split(".")[1] == "engines"}
+        others = mods - engines
+        if len(others) > 1 or (others and engines):
+            clashes.append(f"{name}: {sorted(mods)}")
+    assert not clashes, clashes
 
 
 @pytest.mark.parametrize("name", ["play_hands", "run", "hand_record", "compare", "sweep",

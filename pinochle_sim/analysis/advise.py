@@ -24,14 +24,15 @@ from typing import Any
 
 import numpy as np
 
+from pinochle_sim.analysis.session import Session, open_session
 from pinochle_sim.analysis.stats import Z95, wilson
 from pinochle_sim.core.cards import SUIT_NAMES, SUITS, format_cards, parse_cards, parse_suit
 from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
-from pinochle_sim.rules import Ruleset, resolve_rules
+from pinochle_sim.rules import Ruleset
 from pinochle_sim.rules.meld import score_meld
-from pinochle_sim.runs.backend import Backend, hands_array
-from pinochle_sim.runs.parallel import threads
-from pinochle_sim.runs.simulate import deal_constraints, engine_inputs, play_hands_array
+from pinochle_sim.runs.backends.tasks import Backend, hands_array
+from pinochle_sim.runs.observer import QUIET, Observer
+from pinochle_sim.runs.simulate.hands import deal_constraints, engine_inputs, play_hands_array
 
 STOP_BELOW = 0.05
 """The bid ladder stops at the first bid made less often than this (or than ``risk``, when
@@ -87,6 +88,52 @@ class Advice:
     exchange: str = "pass"
     """What changes the bidding side's meld before play: ``pass`` (partners) or ``widow``."""
 
+    def lines(self) -> list[str]:
+        """The advice as ``pinochle-sim advise`` prints it."""
+        lines = [
+            f"{self.cards}  (seat {self.seat}, rules {self.rules}, {self.hands:,} deals, "
+            f"seed {self.seed})"
+        ]
+        if self.two_hand is not None:
+            t = self.two_hand
+            score, laid = t["expected_score"], t["meld_laid"]
+            lines.append(f"expected deal score {score['mean']:.1f} ± {score['ci95']:.1f}")
+            lines.append(f"P(win the deal) {_ci_text(t['p_win'])}")
+            lines.append(f"meld laid {laid['mean']:.1f} ± {laid['ci95']:.1f}")
+            if t["meld_from_stock"] is not None:
+                lines.append(
+                    f"meld in hand now {t['meld_in_hand_now']}, expected from the stock "
+                    f"{t['meld_from_stock']:.1f}"
+                )
+            lines.append(self.verdict)
+            return lines
+        for t in self.by_trump:
+            m = t.meld_after_pass
+            lines.append("")
+            lines.append(
+                f"{t.trump}: meld now {t.meld_now}, the side after the {self.exchange} "
+                f"mean {m['mean']:.0f} "
+                f"(10/50/90%: {m['p10']:.0f}/{m['p50']:.0f}/{m['p90']:.0f}), trick points "
+                f"{t.trick_points:.0f} ± {t.trick_points_ci:.1f}"
+            )
+            lines.append("   bid  P(make)  95% CI        expected score")
+            for b in t.bids:
+                ci = f"{100 * b.ci_low:5.1f}-{100 * b.ci_high:5.1f}%"
+                lines.append(
+                    f"  {b.bid:4d}  {100 * b.p_make:5.1f}%  {ci}  "
+                    f"{b.expected_score:8.1f} ± {b.expected_score_ci:.1f}"
+                )
+            top = t.max_bid_at_risk if t.max_bid_at_risk is not None else "none"
+            lines.append(
+                f"  best expected score at {t.best_bid}; highest bid made >= {self.risk}%: {top}"
+            )
+        d = self.default_bidder
+        won = _ci_text({"p": d["p_wins_auction"], "ci_low": d["ci_low"], "ci_high": d["ci_high"]})
+        if "median_bid_when_winning" in d:
+            won += f", median bid {d['median_bid_when_winning']:.0f} in {d['usual_trump']}"
+        lines += ["", f"default bidder with this hand: wins the auction {won}", self.verdict]
+        return lines
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "cards": self.cards,
@@ -121,6 +168,11 @@ class Advice:
         out["default_bidder"] = self.default_bidder
         out["threats"] = self.threats
         return out
+
+
+def _ci_text(d: dict[str, float]) -> str:
+    """``42.0% (95% CI 41.1-42.9)`` of a ``{p, ci_low, ci_high}`` dict."""
+    return f"{100 * d['p']:.1f}% (95% CI {100 * d['ci_low']:.1f}-{100 * d['ci_high']:.1f})"
 
 
 DEFINITION = (
@@ -162,13 +214,16 @@ def advise(
     risk: int = DEFAULT_RISK,
     policies: PolicySet | None = None,
     upcard: str | None = None,
-    threads_: int | None = None,
+    *,
+    threads: int | None = None,
     backend: Backend | None = None,
+    observer: Observer = QUIET,
 ) -> Advice:
-    """Advice for the hand ``cards`` held by ``seat`` (see the module docstring). With a
-    ``backend`` (:mod:`pinochle_sim.runs.backend`) the deals are played in tasks on its
-    workers; the advice is the same."""
-    r = resolve_rules(rules)
+    """Advice for the hand ``cards`` held by ``seat`` (see the module docstring). The deals
+    run on ``threads`` of this process, or as tasks on the workers of ``backend``
+    (:mod:`pinochle_sim.runs.backends`): the advice is the same. ``observer`` hears of the
+    compile and of the hands as they are played (:func:`hands_needed` in all)."""
+    r = engine_inputs(rules).rules
     if not 1 <= risk <= 99:
         raise ValueError(f"--risk is a percentage between 1 and 99, got {risk}")
     if hands < 100:
@@ -181,24 +236,31 @@ def advise(
     advice = Advice(text, seat, dealer, r.name, hands, seed, risk, definition=DEFINITION)
     chosen = policies or DEFAULT_POLICIES
     advice.policies = ", ".join(f"{k}: {chosen.name(k)}" for k in inputs.policy_kinds)
-    with threads(threads_):
-        if not inputs.engine.has_auction:
-            return _two_hand(advice, inputs, upcard, backend)
-        if upcard is not None:
-            raise ValueError(f"rules {r.name!r} turn up no card: --upcard is for two-hand")
-        _auction(advice, inputs, backend)
+    if upcard is not None and inputs.engine.has_auction:
+        raise ValueError(f"rules {r.name!r} turn up no card: --upcard is for two-hand")
+    s = open_session(inputs, threads=threads, backend=backend, observer=observer)
+    if not inputs.engine.has_auction:
+        return _two_hand(advice, inputs, upcard, s)
+    _auction(advice, inputs, s)
     return advice
 
 
-def _play(
-    inputs: Any, advice: Advice, backend: Backend | None, **forced: Any
-) -> dict[str, np.ndarray]:
+def hands_needed(rules: str | Ruleset | None, hands: int) -> int:
+    """The hands :func:`advise` plays for ``hands`` deals a question: one set per trump and
+    one for the auction with auction games, one set in two-hand."""
+    return hands * (5 if engine_inputs(rules).engine.has_auction else 1)
+
+
+def _play(inputs: Any, advice: Advice, s: Session, **forced: Any) -> dict[str, np.ndarray]:
     fx = deal_constraints(inputs, {advice.seat: advice.cards}, **forced)
-    out = hands_array(backend, inputs, advice.seed, 0, advice.hands, advice.dealer, fx)
+    out = hands_array(
+        s.backend, inputs, advice.seed, 0, advice.hands, advice.dealer, fx,
+        done=lambda _, part: s.observer.update(part.shape[1]),
+    )  # fmt: skip
     return {name: out[i] for i, name in enumerate(inputs.layout.names)}
 
 
-def _auction(advice: Advice, inputs: Any, backend: Backend | None) -> None:
+def _auction(advice: Advice, inputs: Any, s: Session) -> None:
     r = inputs.rules
     seat = advice.seat
     partners = r.partnerships
@@ -208,7 +270,7 @@ def _auction(advice: Advice, inputs: Any, backend: Backend | None) -> None:
     step = min(r.bid_steps) if r.bid_steps else 10
     n = advice.hands
     for t in range(4):
-        cols = _play(inputs, advice, backend, bidder=seat, trump=t)
+        cols = _play(inputs, advice, s, bidder=seat, trump=t)
         meld = cols[f"team_meld_{side}"]
         tricks = cols[f"team_tricks_{side}"]  # with three-hand discards
         conceded = cols["conceded"].astype(bool)
@@ -261,7 +323,7 @@ def _auction(advice: Advice, inputs: Any, backend: Backend | None) -> None:
         )
         if t == 0:
             advice.threats = _threats(cols, r, seat)
-    _default_bidder(advice, inputs, backend)
+    _default_bidder(advice, inputs, s)
     _recommend(advice)
 
 
@@ -287,10 +349,10 @@ def _threats(cols: dict[str, np.ndarray], r: Ruleset, seat: int) -> dict[str, An
     }
 
 
-def _default_bidder(advice: Advice, inputs: Any, backend: Backend | None) -> None:
+def _default_bidder(advice: Advice, inputs: Any, s: Session) -> None:
     """What the seat's bidding policy does with this hand in the auction the policies play
     (the hands stop after the auction: nothing after it is asked)."""
-    cols = _play(inputs, advice, backend, auction_only=True)
+    cols = _play(inputs, advice, s, auction_only=True)
     wins = cols["bidder"] == advice.seat
     k = int(wins.sum())
     lo, hi = wilson(k, advice.hands)
@@ -335,10 +397,8 @@ def _pm(row: BidRow) -> str:
     return f"{half:.1f}" if half < 1 else f"{half:.0f}"
 
 
-def _two_hand(advice: Advice, inputs: Any, upcard: str | None, backend: Backend | None) -> Advice:
-    fx = deal_constraints(inputs, {advice.seat: advice.cards}, upcard=upcard)
-    out = hands_array(backend, inputs, advice.seed, 0, advice.hands, advice.dealer, fx)
-    cols = {name: out[i] for i, name in enumerate(inputs.layout.names)}
+def _two_hand(advice: Advice, inputs: Any, upcard: str | None, s: Session) -> Advice:
+    cols = _play(inputs, advice, s, upcard=upcard)
     seat = advice.seat
     n = advice.hands
     score, score_ci = _mean_ci(cols[f"score_{seat}"].astype(float))
@@ -380,9 +440,9 @@ def _conditional(
     dealer: int | None,
     **forced: Any,
 ) -> tuple[Ruleset, dict[str, np.ndarray]]:
-    r = resolve_rules(rules)
+    inputs = engine_inputs(rules, policies)
+    r = inputs.rules
     faces = check_hand(r, cards)
-    inputs = engine_inputs(r, policies or DEFAULT_POLICIES)
     fx = deal_constraints(inputs, {seat: format_cards(faces)}, **forced)
     out = play_hands_array(inputs, seed, 0, hands, dealer=dealer, fx=fx)
     return r, {name: out[i] for i, name in enumerate(inputs.layout.names)}

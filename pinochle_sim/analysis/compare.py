@@ -21,8 +21,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,16 +35,22 @@ import pyarrow.parquet as pq
 
 from pinochle_sim.analysis.reports.charts_compare import match_chart, sweep_chart
 from pinochle_sim.analysis.reports.style import save
+from pinochle_sim.analysis.session import Session, open_session
 from pinochle_sim.analysis.stats import Z95, wilson
+from pinochle_sim.core.limits import MAX_RUN_HANDS
 from pinochle_sim.core.version import __version__
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import PolicySet, seat_policy_array
 from pinochle_sim.rules import Ruleset
-from pinochle_sim.runs.backend import Backend, InputsSpec, task_size
-from pinochle_sim.runs.parallel import threads
-from pinochle_sim.runs.simulate import check_memory, check_range, engine_inputs, play_hands_array
+from pinochle_sim.runs.backends.tasks import Backend, InputsSpec
+from pinochle_sim.runs.observer import QUIET, Observer
+from pinochle_sim.runs.simulate.hands import (
+    check_memory,
+    check_range,
+    engine_inputs,
+    play_hands_array,
+)
 
-CHUNK = 1 << 17
 MAX_SWEEP_VALUES = 200
 PAIR_BYTES = 24 * 8
 """Bytes a deal's row of ``pairs`` takes while a match is built (about 20 int64 columns per
@@ -78,6 +85,11 @@ def match_inputs(rules: str | Ruleset | None, a: PolicySet, b: PolicySet) -> Eng
     return _seating(base, a, b, 0)
 
 
+def plays_per_deal(rules: str | Ruleset | None) -> int:
+    """How many times a duplicate match plays each deal: once per side."""
+    return engine_inputs(rules).rules.teams
+
+
 def duplicate(
     rules: str | Ruleset | None,
     a: PolicySet,
@@ -85,8 +97,10 @@ def duplicate(
     hands: int,
     seed: int = 0,
     start: int = 0,
-    progress: Callable[[int], None] | None = None,
+    *,
+    threads: int | None = None,
     backend: Backend | None = None,
+    observer: Observer = QUIET,
 ) -> pd.DataFrame:
     """Play ``hands`` deals once per side, A holding that side's seats and B all the others
     (twice with two sides; three times in three-hand, A in each seat in turn); one row per deal.
@@ -98,11 +112,13 @@ def duplicate(
     (0 = A won the deal, 1 = B, -1 tie). With three sides a deal's ``diff`` sums A's score
     minus the mean of the two B seats over the three plays: 0 exactly when A and B are equal.
 
-    With a ``backend`` (:mod:`pinochle_sim.runs.backend`) each range of deals is one task on
-    its workers; the frame is the same.
+    The deals run on ``threads`` of this process, or as tasks on the workers of ``backend``
+    (:mod:`pinochle_sim.runs.backends`): the frame is the same. ``observer`` hears of the
+    compile and of every play of a deal as it finishes (:func:`plays_per_deal` per deal).
     """
-    tasks = match_tasks(rules, a, b, hands, seed, start, backend)
-    return assemble(_run_tasks(tasks, progress, backend))
+    check_match(rules, a, b, hands, seed, start)
+    s = open_session(match_inputs(rules, a, b), threads=threads, backend=backend, observer=observer)
+    return assemble(s.map(duplicate_part, match_tasks(rules, a, b, hands, seed, start, s)))
 
 
 @dataclass(frozen=True)
@@ -121,56 +137,48 @@ class DuplicateTask:
         return self.count * len(self.plays)
 
 
-def match_tasks(
+def check_match(
     rules: str | Ruleset | None,
     a: PolicySet,
     b: PolicySet,
     hands: int,
     seed: int = 0,
     start: int = 0,
-    backend: Backend | None = None,
-) -> list[DuplicateTask]:
-    """A duplicate match of ``hands`` deals, checked, cut into tasks (:data:`CHUNK` deals
-    each here, :func:`~pinochle_sim.runs.backend.task_size` on a backend's workers)."""
-    base = engine_inputs(rules, a)
-    base.engine.check_policies(base.rules, b)
-    if hands < 1:
-        raise ValueError(f"hands must be a positive whole number, got {hands}")
+    values: int = 1,
+) -> None:
+    """Refuse, before any work, a match (a sweep of ``values`` matches) that cannot be played:
+    a policy the rules never ask for, a bad count or seed, more rows than memory holds."""
+    base = match_inputs(rules, a, b)
+    if isinstance(hands, bool) or not 1 <= hands <= MAX_RUN_HANDS:
+        raise ValueError(f"hands must be a whole number from 1 to {MAX_RUN_HANDS:.0e}, got {hands}")
     check_range(seed, start, hands)
-    check_match_memory(hands, base.rules)
+    check_match_memory(hands, base.rules, values)
+
+
+def match_tasks(
+    rules: str | Ruleset | None,
+    a: PolicySet,
+    b: PolicySet,
+    hands: int,
+    seed: int,
+    start: int,
+    session: Session,
+) -> list[DuplicateTask]:
+    """A duplicate match of ``hands`` deals (:func:`check_match` first), cut into the tasks
+    of ``session``'s backend (:meth:`~pinochle_sim.runs.backends.tasks.Backend.task_size`
+    deals each)."""
+    base = engine_inputs(rules, a)
     plays = tuple(InputsSpec.of(_seating(base, a, b, side)) for side in range(base.rules.teams))
-    size = CHUNK if backend is None else task_size(backend, hands)
+    size = session.backend.task_size(hands)
     return [
         DuplicateTask(plays, seed, lo, min(size, start + hands - lo))
         for lo in range(start, start + hands, size)
     ]
 
 
-def _run_tasks(
-    tasks: list[DuplicateTask],
-    progress: Callable[[int], None] | None,
-    backend: Backend | None,
-) -> list[dict[str, np.ndarray]]:
-    if backend is None:
-        parts = []
-        for t in tasks:
-            parts.append(duplicate_part(t))
-            if progress:
-                progress(t.count)
-        return parts
-    return backend.map(
-        duplicate_task, tasks, (lambda i, _: progress(tasks[i].count)) if progress else None
-    )
-
-
-def duplicate_task(task: DuplicateTask) -> dict[str, np.ndarray]:
-    """One task of a match on a worker: :func:`duplicate_part` on one thread."""
-    with threads(1):
-        return duplicate_part(task)
-
-
 def duplicate_part(task: DuplicateTask) -> dict[str, np.ndarray]:
-    """The per-deal columns of :func:`duplicate` for one task's deals."""
+    """The per-deal columns of :func:`duplicate` for one task's deals (a task function: it
+    runs wherever its backend puts it)."""
     plays = [spec.build() for spec in task.plays]
     base = plays[0]
     auction = base.engine.has_auction
@@ -294,6 +302,11 @@ class Match:
     pairs: pd.DataFrame
     summary: pd.DataFrame
 
+    def lines(self) -> list[str]:
+        """The match as the command line prints it: A's gain per deal with its CI, then each
+        side's scores and rates."""
+        return summary_lines(self.summary)
+
     def meta(self) -> dict[str, Any]:
         kinds = engine_for(self.rules).policy_kinds(self.rules)
 
@@ -314,14 +327,65 @@ def compare(
     b: tuple[str, PolicySet],
     hands: int,
     seed: int = 0,
-    progress: Callable[[int], None] | None = None,
+    *,
+    threads: int | None = None,
     backend: Backend | None = None,
+    observer: Observer = QUIET,
 ) -> Match:
-    """Duplicate match of labelled policy sets ``a`` and ``b`` on ``hands`` deals (on the
-    workers of ``backend`` if given: the same match)."""
-    pairs = duplicate(rules, a[1], b[1], hands, seed, progress=progress, backend=backend)
+    """Duplicate match of labelled policy sets ``a`` and ``b`` on ``hands`` deals (where and
+    told to whom as in :func:`duplicate`: the same match)."""
+    pairs = duplicate(rules, a[1], b[1], hands, seed, threads=threads, backend=backend,
+                      observer=observer)  # fmt: skip
     r = engine_inputs(rules, a[1]).rules
     return Match(r, a, b, seed, pairs, summarise(pairs, (a[0], b[0])))
+
+
+def summary_lines(summary: pd.DataFrame) -> list[str]:
+    """The text of a match's :func:`summarise` table (A's row first)."""
+    a = summary.iloc[0]
+    lines = [
+        f"{a['policy']} minus {summary.iloc[1]['policy']}: {a['diff_per_deal']:+.2f} points per "
+        f"deal (95% CI {a['diff_lo']:+.2f} to {a['diff_hi']:+.2f}), {a['diff_per_hand']:+.2f} "
+        f"per hand; {int(a['deals']):,} deals, each played {int(a['plays'])} times (per deal: "
+        "the plays' differences summed; per hand: one play)"
+    ]
+    for _, r in summary.iterrows():
+        if "make_rate" in r:
+            lines.append(
+                f"  {r['policy']}: mean score {r['mean_score']:.2f}/hand; won the auction in "
+                f"{int(r['bids_won']):,} of {int(r['hands']):,} hands: made {r['make_rate']:.1%} "
+                f"({r['make_lo']:.1%}-{r['make_hi']:.1%}), set {r['set_rate']:.1%}, "
+                f"stuck {r['stuck_rate']:.1%}, mean bid {r['mean_bid']:.1f}"
+            )
+        else:
+            lines.append(
+                f"  {r['policy']}: mean score {r['mean_score']:.2f}/hand; won {r['win_rate']:.1%}"
+                f" ({r['win_lo']:.1%}-{r['win_hi']:.1%}) of hands"
+            )
+    return lines
+
+
+def sweep_lines(table: pd.DataFrame, param: str) -> list[str]:
+    """The text of a sweep's table: each value's gain per deal with its CI."""
+    lines = []
+    for _, r in table.iterrows():
+        extra = (
+            f"; made {r['make_rate']:.1%}, mean bid {r['mean_bid']:.1f}"
+            if "make_rate" in r
+            else f"; won {r['win_rate']:.1%}"
+        )
+        lines.append(
+            f"{param}={int(r['value'])}: {r['diff_per_deal']:+.2f} per deal "
+            f"({r['diff_lo']:+.2f} to {r['diff_hi']:+.2f}){extra}"
+        )
+    return lines
+
+
+def default_study_out(kind: str, label: str, rules: Ruleset, seed: int, hands: int) -> str:
+    """The folder a study goes to when none is given: ``results/<kind>/<rules>-<label>-seed<S>-
+    <N>`` (``kind``: compare or sweep; the label made safe for a folder name)."""
+    slug = re.sub(r"[^A-Za-z0-9.=-]+", "_", label).strip("_")[:60] or "policies"
+    return f"results/{kind}/{rules.name}-{slug}-seed{seed}-{hands}"
 
 
 def check_output(out: str | Path, overwrite: bool, marker: str) -> None:
@@ -410,28 +474,35 @@ def sweep(
     against: PolicySet,
     hands: int,
     seed: int = 0,
-    progress: Callable[[int], None] | None = None,
+    *,
+    threads: int | None = None,
     backend: Backend | None = None,
+    observer: Observer = QUIET,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Each value of ``param`` (on top of ``base``) plays a duplicate match against
     ``against`` on the same deals. Returns (one row per value: the A rows of :func:`summarise`
     plus ``value`` and the opponent's mean score per hand ``opp_mean_score`` with its CI; per
-    deal and value: ``value``, ``deal``, ``diff``). With a ``backend`` every value's tasks go
-    to its workers at once."""
-    rows = []
-    diffs = []
-    per_value = []
+    deal and value: ``value``, ``deal``, ``diff``). Where and told to whom as in
+    :func:`duplicate`; on a cluster every value's tasks go to its workers at once."""
+    sets = []
     for v in values:
         params = dict(base.params) | {param: v}
-        a = dataclasses.replace(base, params=tuple(sorted(params.items())))
-        per_value.append(match_tasks(rules, a, against, hands, seed, 0, backend))
+        sets.append(dataclasses.replace(base, params=tuple(sorted(params.items()))))
+    for a in sets:
+        check_match(rules, a, against, hands, seed, 0, len(values))
+    s = open_session(
+        match_inputs(rules, base, against), threads=threads, backend=backend, observer=observer
+    )
+    per_value = [match_tasks(rules, a, against, hands, seed, 0, s) for a in sets]
     matches: Iterable[pd.DataFrame]
-    if backend is None:  # one match at a time: only its diffs stay in memory
-        matches = (assemble(_run_tasks(tasks, progress, None)) for tasks in per_value)
+    if s.backend.in_process:  # one match at a time: only its diffs stay in memory
+        matches = (assemble(s.map(duplicate_part, tasks)) for tasks in per_value)
     else:
         flat = [t for tasks in per_value for t in tasks]
-        results = iter(_run_tasks(flat, progress, backend))
+        results = iter(s.map(duplicate_part, flat))
         matches = [assemble([next(results) for _ in tasks]) for tasks in per_value]
+    rows = []
+    diffs = []
     for v, pairs in zip(values, matches, strict=True):
         both = summarise(pairs)
         opp = both.iloc[1]
@@ -445,6 +516,32 @@ def sweep(
             pd.DataFrame({"value": np.int32(v), "deal": pairs["deal"], "diff": pairs["diff"]})
         )
     return pd.DataFrame(rows), pd.concat(diffs, ignore_index=True)
+
+
+def sweep_meta(
+    rules: str | Ruleset | None,
+    param: str,
+    values: list[int],
+    base: tuple[str, PolicySet],
+    against: tuple[str, PolicySet],
+    hands: int,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The provenance a sweep's files carry (labels and resolved policies of both sides)."""
+    r = engine_inputs(rules).rules
+    kinds = engine_for(r).policy_kinds(r)
+    return {
+        "package": "pinochle-sim",
+        "package_version": __version__,
+        "rules": r.name,
+        "seed": seed,
+        "deals": hands,
+        "param": param,
+        "values": values,
+        "base": {"label": base[0], "policies": base[1].resolved(kinds)},
+        "against_label": against[0],
+        "against": {"label": against[0], "policies": against[1].resolved(kinds)},
+    }
 
 
 def write_sweep(

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pinochle_sim.core import cards as C
+from pinochle_sim.core import cards
 from pinochle_sim.rules import MeldTable, Ruleset, resolve_rules
 from pinochle_sim.rules.meld import (
     AROUND_RANKS,
@@ -54,7 +54,7 @@ from pinochle_sim.rules.meld import (
     meld_table_array,
 )
 
-SUIT_CONFIGS = np.array(list(itertools.product(range(3), repeat=C.NUM_RANKS)), dtype=np.int64)
+SUIT_CONFIGS = np.array(list(itertools.product(range(3), repeat=cards.NUM_RANKS)), dtype=np.int64)
 """Every way one suit can lie in a hand: (729, 6) counts 0..2 by rank 9, J, Q, K, 10, A."""
 CONFIG_WAYS = 2 ** (SUIT_CONFIGS == 1).sum(axis=1)
 """Hands of the deck's cards showing each configuration: a count of 1 is one of two copies."""
@@ -72,10 +72,10 @@ THRESHOLDS = np.array(list(itertools.product(range(3), repeat=PARTS)), dtype=np.
 def _pin_counts(suit: int) -> np.ndarray:
     """Per configuration, the count of the suit's pinochle card (QS in spades, JD in diamonds);
     2, neutral for a minimum, in hearts and clubs."""
-    if suit == C.face_suit(FACE_QS):
-        return SUIT_CONFIGS[:, C.face_rank(FACE_QS)]
-    if suit == C.face_suit(FACE_JD):
-        return SUIT_CONFIGS[:, C.face_rank(FACE_JD)]
+    if suit == cards.face_suit(FACE_QS):
+        return SUIT_CONFIGS[:, cards.face_rank(FACE_QS)]
+    if suit == cards.face_suit(FACE_JD):
+        return SUIT_CONFIGS[:, cards.face_rank(FACE_JD)]
     return np.full(len(SUIT_CONFIGS), 2, dtype=np.int64)
 
 
@@ -119,7 +119,7 @@ def _by_length(table: MeldTable, hand: int, trump: int) -> dict[int, dict[int, i
     """Exact counts of hands by trump length and best meld: ``{L: {meld: hands}}``."""
     ma = meld_table_array(Ruleset(meld=table))
     plain = ma[MA_PLAIN + CONFIG_INDEX]
-    marriages = np.minimum(SUIT_CONFIGS[:, C.RK], SUIT_CONFIGS[:, C.RQ])
+    marriages = np.minimum(SUIT_CONFIGS[:, cards.RK], SUIT_CONFIGS[:, cards.RQ])
     if not np.array_equal(plain, marriages * table.marriage):  # the scorer's plain-suit rule
         raise AssertionError("plain-suit meld is not marriages x marriage value")
     trump_value = ma[MA_TRUMP + CONFIG_INDEX]
@@ -128,11 +128,11 @@ def _by_length(table: MeldTable, hand: int, trump: int) -> dict[int, dict[int, i
     trump_index = np.where(keep, trump_index, 0)
     others = np.ones((len(THRESHOLDS), hand + 1, 1), dtype=np.int64)
     others[:, 1:, :] = 0  # the empty product: no cards, no marriages, every threshold met
-    for s in range(C.NUM_SUITS):
+    for s in range(cards.NUM_SUITS):
         if s != trump:
             others = _convolve(others, _suit_polynomial(s, marriages, 3, hand), hand)
     g = _suit_polynomial(trump, trump_index, len(values), hand)
-    lengths = min(hand, C.NUM_RANKS * C.COPIES)
+    lengths = min(hand, cards.NUM_RANKS * cards.COPIES)
     # at_least[t, L, v, M]: trump suit with L cards and value index v, M marriages elsewhere.
     at_least = g[:, : lengths + 1, :, None] * others[:, hand - np.arange(lengths + 1), None, :]
     exactly = _at_least_to_exactly(at_least.reshape((3,) * PARTS + at_least.shape[1:]))
@@ -156,7 +156,7 @@ def _by_length(table: MeldTable, hand: int, trump: int) -> dict[int, dict[int, i
         sums = np.zeros(len(melds), dtype=np.int64)
         np.add.at(sums, inverse, count[here])
         out[L] = {int(m): int(c) for m, c in zip(melds, sums, strict=True)}
-    if sum(sum(d.values()) for d in out.values()) != math.comb(C.DECK_SIZE, hand):
+    if sum(sum(d.values()) for d in out.values()) != math.comb(cards.DECK_SIZE, hand):
         raise AssertionError("exact meld counts do not add up to C(48, H)")
     return out
 
@@ -169,9 +169,9 @@ Kind = tuple[tuple[int, ...], Callable[[tuple[int, ...]], bool]]
 
 def _kinds(table: MeldTable, trump: int) -> dict[str, Kind]:
     """The meld kinds of a table (those it gives points), as card-presence tests."""
-    run = tuple(C.face(trump, r) for r in (C.RA, C.R10, C.RK, C.RQ, C.RJ))
-    kq = tuple(C.face(s, r) for s in range(C.NUM_SUITS) for r in (C.RK, C.RQ))
-    plain_kq = tuple(f for f in kq if C.face_suit(f) != trump)
+    run = tuple(cards.face(trump, r) for r in (cards.RA, cards.R10, cards.RK, cards.RQ, cards.RJ))
+    kq = tuple(cards.face(s, r) for s in range(cards.NUM_SUITS) for r in (cards.RK, cards.RQ))
+    plain_kq = tuple(f for f in kq if cards.face_suit(f) != trump)
 
     def pairs(c: tuple[int, ...]) -> list[tuple[int, ...]]:
         return [c[i : i + 2] for i in range(0, len(c), 2)]
@@ -185,10 +185,10 @@ def _kinds(table: MeldTable, trump: int) -> dict[str, Kind]:
         (table.run_trump_marriage, "run with trump marriage",
          (run, lambda c: min(c) >= 1 and c[2] == c[3] == 2)),
         (table.double_run, "double run", (run, lambda c: min(c) == 2)),
-        (table.dix, "dix: 1", ((C.face(trump, C.R9),), lambda c: c[0] == 1)),
-        (table.dix, "dix: 2", ((C.face(trump, C.R9),), lambda c: c[0] == 2)),
+        (table.dix, "dix: 1", ((cards.face(trump, cards.R9),), lambda c: c[0] == 1)),
+        (table.dix, "dix: 2", ((cards.face(trump, cards.R9),), lambda c: c[0] == 2)),
         (table.trump_marriage, "trump marriage",
-         ((C.face(trump, C.RK), C.face(trump, C.RQ)), lambda c: min(c) >= 1)),
+         ((cards.face(trump, cards.RK), cards.face(trump, cards.RQ)), lambda c: min(c) >= 1)),
         (table.marriage, "marriage",
          (plain_kq, lambda c: any(min(p) >= 1 for p in pairs(c)))),
         (table.marriage, "marriages around",
@@ -197,8 +197,8 @@ def _kinds(table: MeldTable, trump: int) -> dict[str, Kind]:
         (table.double_pinochle, "double pinochle", ((FACE_QS, FACE_JD), lambda c: min(c) == 2)),
     ]  # fmt: skip
     for i, r in enumerate(AROUND_RANKS):
-        faces = tuple(C.face(s, r) for s in range(C.NUM_SUITS))
-        word = C.RANK_NAMES[r] + "s"
+        faces = tuple(cards.face(s, r) for s in range(cards.NUM_SUITS))
+        word = cards.RANK_NAMES[r] + "s"
         kinds.append((table.around[i], f"{word} around", (faces, lambda c: min(c) >= 1)))
         kinds.append((table.eight[i], f"eight {word}", (faces, lambda c: min(c) == 2)))
     return {name: kind for points, name, kind in kinds if points > 0}
@@ -212,7 +212,7 @@ def hands_holding(
     Sums over the counts of those faces (0, 1 or 2 each) the ways to hold them times the ways
     to fill the rest of the hand from the other cards.
     """
-    rest = C.COPIES * (C.NUM_FACES - len(faces))
+    rest = cards.COPIES * (cards.NUM_FACES - len(faces))
     ways = 0
     for counts in itertools.product(range(3), repeat=len(faces)):
         k = sum(counts)
@@ -362,6 +362,45 @@ class ExactMeld:
         g = self.given_length(length)
         return g | {"pmf": {str(v): p for v, p in g["pmf"].items()}}
 
+    def lines(self, scale: int = 1, length: int | None = None) -> list[str]:
+        """The distribution as ``pinochle-sim exact`` prints it (``scale``: the rules' point
+        scale, for the meld cut-offs; ``length``: the whole distribution given this many
+        trumps instead of the overall one)."""
+        cuts = [x // scale for x in (100, 250, 500)]
+        lines = [
+            f"exact meld distribution: rules {self.rules} (meld table {self.table}), "
+            f"{self.hand_size}-card hands, trump {self.trump}",
+            f"hands: C(48, {self.hand_size}) = {self.total:,}, every one counted (no sampling)",
+            f"meld: mean {self.mean:.4f}, SD {self.sd:.4f}, median {self.quantile(0.5)}, "
+            f"90th percentile {self.quantile(0.9)}; "
+            f"P(no meld) = {self.tail(0) - self.tail(1):.4%}",
+            "",
+            f"by trump length (cards of {self.trump} in the hand):",
+            f"{'length':>6} {'hands':>17} {'P(length)':>10} {'mean':>8} {'SD':>8} {'p10':>5} "
+            f"{'median':>6} {'p90':>5}" + "".join(f"{f'P(>={x})':>11}" for x in cuts),
+        ]
+        for n_trumps in self.by_length:
+            g = self.given_length(n_trumps)
+            q = [self.quantile(p, n_trumps) for p in (0.1, 0.5, 0.9)]
+            lines.append(
+                f"{n_trumps:>6} {g['count']:>17,} {g['p']:>10.3e} {g['mean']:>8.2f} "
+                f"{g['sd']:>8.2f} {q[0]:>5} {q[1]:>6} {q[2]:>5}"
+                + "".join(f"{self.tail(x, n_trumps):>11.3e}" for x in cuts)
+            )
+        lines += ["", "meld kinds held (the cards are in the hand, used by the best meld or not):"]
+        width = max(len(k) for k in self.held)
+        for kind, count in self.held.items():
+            lines.append(f"  {kind:<{width}} {count / self.total:>11.4e}  ({count:,} hands)")
+        dist, n = self.distribution(length)
+        given = "" if length is None else f" given {length} trumps"
+        header = f"{'meld':>6} {'hands':>17} {'P(meld = x)':>12} {'P(meld >= x)':>13}"
+        lines += ["", f"distribution of the best meld{given}:", header]
+        left = n
+        for v, c in dist.items():
+            lines.append(f"{v:>6} {c:>17,} {c / n:>12.4e} {left / n:>13.4e}")
+            left -= c
+        return lines
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready object (meld values and trump lengths as string keys)."""
         return {
@@ -394,7 +433,7 @@ def _pmf_frame(dist: dict[int, int], n: int) -> pd.DataFrame:
     )
 
 
-def meld_distribution(
+def exact_meld_distribution(
     rules: str | Ruleset = "partnership", trump: str | int = "S", hand_size: int | None = None
 ) -> ExactMeld:
     """The exact distribution of the best meld of a uniformly dealt hand.
@@ -404,15 +443,15 @@ def meld_distribution(
     table as it plays; this is the best meld of its 12 dealt cards, as in the records'
     ``meld_{seat}_{suit}`` columns. Values are in the table's points (``joedog``: /10).
 
-    >>> e = meld_distribution("partnership", "H")
+    >>> e = exact_meld_distribution("partnership", "H")
     >>> e.total == 69_668_534_468 and sum(e.counts.values()) == e.total
     True
     >>> round(e.mean, 3), round(e.tail(250), 4), e.held["double run"]  # 703 = C(38, 2)
     (40.776, 0.0031, 703)
     """
     ruleset = resolve_rules(rules)
-    suit = C.parse_suit(trump) if isinstance(trump, str) else int(trump)
-    if not 0 <= suit < C.NUM_SUITS:
+    suit = cards.parse_suit(trump) if isinstance(trump, str) else int(trump)
+    if not 0 <= suit < cards.NUM_SUITS:
         raise ValueError(f"unknown suit {trump!r}: use S, H, D or C")
     hand = ruleset.hand_size if hand_size is None else hand_size
     if isinstance(hand, bool) or not isinstance(hand, int | np.integer) or not 1 <= hand <= 48:
@@ -428,14 +467,9 @@ def meld_distribution(
         rules=ruleset.name,
         table=ruleset.meld.name,
         hand_size=hand,
-        trump=C.SUITS[suit],
-        total=math.comb(C.DECK_SIZE, hand),
+        trump=cards.SUITS[suit],
+        total=math.comb(cards.DECK_SIZE, hand),
         counts=dict(sorted(counts.items())),
         by_length=by_length,
         held=held,
     )
-
-
-exact_meld_distribution = meld_distribution
-"""The same function under the name the package top exports (``meld_distribution`` there is the
-report question of a simulated run)."""

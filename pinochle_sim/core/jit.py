@@ -11,9 +11,10 @@ of the first compile.
 numba's cache only notices edits to a function's own file, not to the kernels it calls in other
 modules, so a changed policy could silently run stale compiled code. The cache therefore lives in
 a folder keyed by a hash of the package's source (``~/.cache/pinochle-sim/numba-<hash>``,
-honouring ``XDG_CACHE_HOME``); setting ``NUMBA_CACHE_DIR`` overrides it. Only the folders that
-hold kernels (:data:`KERNEL_SOURCES`) enter the hash, so editing the run driver, the analysis
-layer or the CLI keeps the compiled code. A new folder with kernels must be added there.
+honouring ``XDG_CACHE_HOME``); setting ``NUMBA_CACHE_DIR`` overrides it. Only the modules that
+hold kernels enter the hash (:func:`kernel_sources`: the kernel layers, and any other module
+that compiles with this module's decorators), so editing the run driver, the analysis layer or
+the CLI keeps the compiled code.
 
 numba's cache index (one file per function, listing its compiled signatures) is read, extended and
 written back without a lock, so two processes saving different signatures of one function at the
@@ -24,8 +25,9 @@ kernel's saves are therefore serialised by an exclusive lock on one file in the 
 
 numba quietly skips a cache folder it cannot write, so a read-only one would make every process
 compile again (tens of seconds). :data:`CACHE_DIR` is therefore checked here: when it cannot be
-written, one warning goes to stderr and the cache moves to a folder under the system's
-temporary directory (kept between processes, one per user and source version).
+written, the cache moves to a folder under the system's
+temporary directory (kept between processes, one per user and source version), and
+:data:`CACHE_WARNING` says so.
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import sys
 import tempfile
 import threading
 import types
@@ -51,19 +52,30 @@ from numba.core.registry import CPUDispatcher
 _OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True}
 
 
-KERNEL_SOURCES = (
-    "core/", "rules/", "policies/", "engines/", "solver/", "runs/bench.py", "runs/dd.py",
-)  # fmt: skip
-"""The package paths that hold jitted code (every other module is plain Python)."""
+KERNEL_LAYERS = ("core/", "rules/", "solver/", "policies/", "engines/")
+"""The layers made of kernels and what they call."""
+KERNEL_MARKS = (b"@jit", b"@pjit")
+"""How a module above them shows that it compiles kernels of its own (this module's
+decorators)."""
+
+
+def kernel_sources() -> list[Path]:
+    """Every module whose source can change compiled code: the kernel layers, and any other
+    module that uses :func:`jit` or :func:`pjit`."""
+    root = Path(__file__).parent.parent
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(KERNEL_LAYERS) or any(m in path.read_bytes() for m in KERNEL_MARKS):
+            out.append(path)
+    return out
 
 
 def source_hash() -> str:
-    """A short hash of the package's kernel sources (:data:`KERNEL_SOURCES`)."""
+    """A short hash of the package's kernel sources (:func:`kernel_sources`)."""
     root = Path(__file__).parent.parent
     h = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        if not path.relative_to(root).as_posix().startswith(KERNEL_SOURCES):
-            continue
+    for path in kernel_sources():
         h.update(path.relative_to(root).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
@@ -112,10 +124,9 @@ def choose_cache_dir() -> tuple[Path, str | None]:
 
 CACHE_DIR, CACHE_WARNING = choose_cache_dir()
 """Where numba keeps the compiled kernels of this source version, and why it is not the folder
-asked for (None when it is)."""
+asked for (None when it is; shown once, by the warm-up before the first compile,
+:func:`pinochle_sim.runs.compile.warmup.warm`: nothing is printed at import)."""
 numba.config.CACHE_DIR = str(CACHE_DIR)
-if CACHE_WARNING:  # once per process: this module runs once
-    print(f"pinochle-sim: warning: {CACHE_WARNING}", file=sys.stderr)
 
 COMPILE_RECORD = (CACHE_DIR if os.environ.get("NUMBA_CACHE_DIR") else CACHE_DIR.parent) / (
     "compile-seconds.json"

@@ -14,8 +14,9 @@ raises while the next bid is within that limit. Values are computed in ``partner
 and bids up to the best suit's value; it names that suit trump. Where the constants come from:
 ``trick_base``, ``per_trump`` and ``per_ace`` are a least-squares fit of the bidding side's trick
 points on the bidder's trump length and ace count, measured with this engine's default ``greedy``
-play (see README, "Bidding constants"); ``partner`` and ``pass_gain`` are the measured mean meld a
-partner adds and the mean meld gained by the bidder from the pass, rounded down to be cautious.
+play (docs/matches.md, "Where the bidding constants come from"); ``partner`` and ``pass_gain``
+are the measured mean meld a partner adds and the mean meld gained by the bidder from the pass,
+rounded down to be cautious.
 For three-hand (no partner) the same fit gives about 57 trick points at four trumps and no aces,
 +20 per trump, +11 per ace, plus 19 from discarded counters and 42 meld from the widow:
 ``solo_trick_base`` 70 and ``widow_gain`` 40.

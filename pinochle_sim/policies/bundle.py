@@ -86,18 +86,31 @@ def _unbox_bundle(typ: PolicyBundleType, obj: Any, c: Any) -> NativeValue:
     return NativeValue(cgutils.get_null_value(c.context.get_value_type(typ)))
 
 
+HOOKS: dict[tuple[str, str], Callable[..., Any]] = {}
+"""Every declared hook stub by (kind, hook): where each policy's kernel for it is registered."""
+
+
 def policy_hook(
-    kind: str, hook: str, kernels: Mapping[str, Callable[..., Any]] | None = None
+    kind: str, hook: str, kernels: Mapping[str, Callable[..., Any]]
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Declare the stub below as the ``hook`` decision of policy ``kind``.
+    """Declare the stub below as the ``hook`` decision of policy ``kind``, run by ``kernels``
+    (policy name -> jitted function): the one place a policy's kernel is registered, for every
+    kind and every engine. Every policy the registry lists for ``kind`` must have one.
 
     Called from a kernel as ``stub(bundle, policy_id, *args)``, it runs the kernel of policy
-    ``policy_id`` (one of the bundle's ids for ``kind``) on ``args``. The kernels come from each
-    registry entry's ``kernels[hook]``, or from ``kernels`` (policy name -> jitted function) for
-    kinds whose kernels live with an engine (the two-hand ``meld`` and ``stock``).
+    ``policy_id`` (one of the bundle's ids for ``kind``) on ``args``.
     """
     if kind not in KIND:
         raise ValueError(f"unknown policy kind {kind!r}")
+    if hook not in KIND[kind].hooks:
+        raise ValueError(f"policy kind {kind!r} has no hook {hook!r}")
+    if set(kernels) != set(REGISTRY[kind]):
+        missing = sorted(set(REGISTRY[kind]) - set(kernels))
+        unknown = sorted(set(kernels) - set(REGISTRY[kind]))
+        raise ValueError(
+            f"hook {kind}.{hook}: kernels for every {kind} policy of the registry "
+            f"(missing {missing}, not registered {unknown})"
+        )
 
     def declare(stub: Callable[..., Any]) -> Callable[..., Any]:
         params = list(inspect.signature(stub).parameters)
@@ -108,9 +121,7 @@ def policy_hook(
 
         def kernel_of(policy_id: int) -> Callable[..., Any]:
             name = next(n for n, info in REGISTRY[kind].items() if info.id == policy_id)
-            if kernels is not None:
-                return kernels[name]
-            return REGISTRY[kind][name].kernels[hook]
+            return kernels[name]
 
         def typer(*arg_types: Any) -> Callable[..., Any] | None:
             bundle = arg_types[0]
@@ -133,6 +144,8 @@ def policy_hook(
         overload(stub, prefer_literal=False)(scope["typing"])
         stub.policy_kind = kind
         stub.policy_hook = hook
+        stub.kernels = dict(kernels)
+        HOOKS[(kind, hook)] = stub
         return stub
 
     return declare

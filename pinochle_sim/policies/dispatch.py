@@ -3,12 +3,14 @@ the table learns from each card.
 
 Each stub below is a hook (:func:`.bundle.policy_hook`): a kernel calls it with the run's
 :class:`~.bundle.PolicyBundle`, the seat's policy id of that kind (``pp[seat, slot]``) and the
-arguments documented on the stub, and it runs that policy's kernel, named in the policy's
-registry entry (:mod:`.registry`). Only the policies in the bundle are compiled. Seats may play
-different policies (``pp[seat]``, as in a ``compare`` tournament).
+arguments documented on the stub, and it runs that policy's kernel, named here beside the stub
+(policy name -> kernel). Only the policies in the bundle are compiled. Seats may play different
+policies (``pp[seat]``, as in a ``compare`` tournament).
 
-Adding a policy of one of these kinds: write its kernel with the hook's signature, and add its
-registry entry (name, id, parameters with ranges, ``kernels={hook: kernel}``).
+Adding a policy of one of these kinds: write its kernel with the hook's signature, add its
+registry entry (:mod:`.registry`: name, id, parameters with ranges, flags) and name its kernel
+in the hook's declaration below; a hook that lacks a registered policy's kernel is an error at
+import.
 
 The trick loop (:mod:`pinochle_sim.engines.trickplay`) also keeps what every seat has shown about
 its hand (``caps``: voids, and no card above a given rank) for the policies that read it
@@ -22,6 +24,16 @@ import numpy as np
 from pinochle_sim.core.bits import nonneg
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import HEAD_ALWAYS, HEAD_TRUMP_LED, rank_of, suit_of
+from pinochle_sim.policies import (
+    bid,
+    calibrated,
+    concede,
+    counting,
+    pass_,
+    pimc,
+    play,
+    solver_play,
+)
 from pinochle_sim.policies.bundle import PolicyBundle, policy_flag, policy_gate, policy_hook
 from pinochle_sim.policies.known import new_work, note_play, setup
 from pinochle_sim.policies.slots import PP_PLAY_PARAMS
@@ -34,7 +46,15 @@ CAPS_NONE = sum(6 << (4 * i) for i in range(16))
 """Nothing learnt yet: every seat may hold any rank (cap 6) of every suit."""
 
 
-@policy_hook("bid", "limit")
+@policy_hook(
+    "bid",
+    "limit",
+    {
+        "estimate": bid.estimate_limit,
+        "pass": bid.pass_limit,
+        "calibrated": calibrated.calibrated_limit,
+    },
+)
 def bid_limit(
     bundle: PolicyBundle, policy: int, hand: int, melds: np.ndarray, position: int,
     ra: np.ndarray, pp: np.ndarray,
@@ -45,14 +65,18 @@ def bid_limit(
     raise TypeError("a policy hook is called from jitted code only")
 
 
-@policy_hook("bid", "jump")
+@policy_hook(
+    "bid",
+    "jump",
+    {"estimate": bid.estimate_jump, "pass": bid.no_jump, "calibrated": calibrated.calibrated_jump},
+)
 def bid_jump(bundle: PolicyBundle, policy: int, pp: np.ndarray) -> int:
     """The seat's ``jump``: it raises by the largest step when its limit exceeds the next bid
     by at least the largest step plus this (0 for policies without one)."""
     raise TypeError("a policy hook is called from jitted code only")
 
 
-@policy_hook("pass", "give")
+@policy_hook("pass", "give", {"standard": pass_.standard_gives, "random": pass_.random_gives})
 def partner_gives(
     bundle: PolicyBundle, policy: int, hand: int, k: int, trump: int, pp: np.ndarray,
     rs: np.ndarray,
@@ -61,7 +85,9 @@ def partner_gives(
     raise TypeError("a policy hook is called from jitted code only")
 
 
-@policy_hook("pass", "give_back")
+@policy_hook(
+    "pass", "give_back", {"standard": pass_.standard_returns, "random": pass_.random_returns}
+)
 def bidder_returns(
     bundle: PolicyBundle, policy: int, hand: int, k: int, trump: int, ma: np.ndarray,
     pp: np.ndarray, rs: np.ndarray,
@@ -70,7 +96,11 @@ def bidder_returns(
     raise TypeError("a policy hook is called from jitted code only")
 
 
-@policy_hook("discard", "discard")
+@policy_hook(
+    "discard",
+    "discard",
+    {"standard": pass_.standard_discards, "random": pass_.random_discards},
+)
 def discards(
     bundle: PolicyBundle, policy: int, hand: int, k: int, trump: int, ma: np.ndarray,
     pp: np.ndarray, rs: np.ndarray,
@@ -79,13 +109,23 @@ def discards(
     raise TypeError("a policy hook is called from jitted code only")
 
 
-@policy_hook("concede", "concede")
+@policy_hook("concede", "concede", {"concede": concede.concede, "play-on": concede.play_on})
 def concedes(bundle: PolicyBundle, policy: int, pp: np.ndarray) -> bool:
     """Whether a bidder whose bid is out of reach throws the hand in."""
     raise TypeError("a policy hook is called from jitted code only")
 
 
-@policy_hook("play", "play")
+@policy_hook(
+    "play",
+    "play",
+    {
+        "greedy": play.greedy,
+        "random": play.random_play,
+        "counting": counting.counting,
+        "pimc": pimc.pimc,
+        "solver": solver_play.solver_play,
+    },
+)
 def play_card(
     bundle: PolicyBundle, policy: int, v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray
 ) -> int:

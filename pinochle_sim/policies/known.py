@@ -31,7 +31,7 @@ from pinochle_sim.core.tricks import remove_card
 from pinochle_sim.policies import worlds
 from pinochle_sim.rules.arrays import RA_PARTNERS, RA_PLAYERS, RA_SIZE
 from pinochle_sim.rules.meld import meld_shown
-from pinochle_sim.solver.table import init_table, table_words
+from pinochle_sim.solver.workspace import init_table, table_words
 
 K_SHOWN = 0  # 4: each seat's shown meld cards it has not played yet (packed hands; public)
 K_TO_MATE = 4  # the returned cards the bidder's partner still holds (known to the bidder)

@@ -57,7 +57,7 @@ from pinochle_sim.policies.play import face_points
 from pinochle_sim.policies.slots import PIMC_FROM_TRICK, PIMC_WORLDS
 from pinochle_sim.policies.view import PlayView
 from pinochle_sim.rules.arrays import RA_DISCARD, RA_PARTNERS, RA_SIZE, RA_WIDOW
-from pinochle_sim.solver.kernel import dd_move_values
+from pinochle_sim.solver.driver import dd_move_values
 
 MAX_WORLDS = 1000
 MAX_FROM_TRICK = 16

@@ -17,15 +17,9 @@ from typing import Any
 import numpy as np
 
 from pinochle_sim.policies import (
-    bid,
     calibrated,
-    concede,
-    counting,
-    pass_,
     pimc,
-    play,
     slots,
-    solver_play,
 )
 
 
@@ -60,7 +54,7 @@ FLAG = "0/1"
 class PolicyInfo:
     """A registered policy: its kind, name, kernel id (stable: the id travels in the policy
     array, the name in provenance), a line of help, its parameters in the order the kernels read
-    them, its kernels (one per hook of its kind, :mod:`.bundle`) and flags (``reads_caps``: it
+    them, and flags (``reads_caps``: it
     reads what seats have shown, so the trick loop keeps track; ``reads_table``: it reads what
     the table knows beyond that, :mod:`.known`; ``auction_only``: engines without an auction
     refuse it; ``sees_all``: it needs every card seen, so only engines whose card play is open
@@ -71,7 +65,6 @@ class PolicyInfo:
     id: int
     doc: str
     params: dict[str, Param] = field(default_factory=dict)
-    kernels: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     flags: frozenset[str] = frozenset()
 
 
@@ -115,14 +108,12 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             slots.BID_ESTIMATE,
             "values each trump from own meld, trump length, aces, partner and pass allowances",
             _params(**_ESTIMATE),
-            {"limit": bid.estimate_limit, "jump": bid.estimate_jump},
         ),
         "pass": PolicyInfo(
             "bid",
             "pass",
             slots.BID_PASS,
             "never bids; the dealer is always stuck (meld-only studies)",
-            kernels={"limit": bid.pass_limit, "jump": bid.no_jump},
         ),
         "calibrated": PolicyInfo(
             "bid",
@@ -131,7 +122,6 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "bids up to the score it makes with probability `risk`, from a model of the bidding "
             "side's points fitted on simulated hands (experiments/calibrate_bidding.py)",
             _params(**calibrated.default_params()),
-            {"limit": calibrated.calibrated_limit, "jump": calibrated.calibrated_jump},
         ),
     },
     "pass": {
@@ -149,14 +139,12 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                     "1: the bidder gives back trump only when nothing else is left",
                 ),
             ),
-            {"give": pass_.standard_gives, "give_back": pass_.standard_returns},
         ),
         "random": PolicyInfo(
             "pass",
             "random",
             slots.PASS_RANDOM,
             "uniform random cards",
-            kernels={"give": pass_.random_gives, "give_back": pass_.random_returns},
         ),
     },
     "play": {
@@ -166,14 +154,12 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             slots.PLAY_GREEDY,
             "sensible human-like play with memory of played cards",
             _params(**_PLAY_FLAGS),
-            {"play": play.greedy},
         ),
         "random": PolicyInfo(
             "play",
             "random",
             slots.PLAY_RANDOM,
             "uniform among legal cards",
-            kernels={"play": play.random_play},
         ),
         "counting": PolicyInfo(
             "play",
@@ -191,7 +177,6 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                 ),
                 smear=(1, 0, 1, FLAG, "1: give counters to a partner no later opponent can beat"),
             ),
-            {"play": counting.counting},
             frozenset({"reads_caps"}),
         ),
         "pimc": PolicyInfo(
@@ -218,7 +203,6 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                     "first trick (1 = the first) played by sampling; counting before it",
                 ),
             ),
-            {"play": pimc.pimc},
             frozenset({"reads_caps", "reads_table", "auction_only"}),
         ),
         "solver": PolicyInfo(
@@ -227,7 +211,6 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             slots.PLAY_SOLVER,
             "two-hand play-out only: perfect play, every card being known once the stock is "
             "gone (the double-dummy solver's best card; ties: fewest points, lowest rank)",
-            kernels={"play": solver_play.solver_play},
             flags=frozenset({"sees_all"}),
         ),
     },
@@ -237,14 +220,12 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "concede",
             slots.CONCEDE_CONCEDE,
             "throw in whenever the bid is out of reach",
-            kernels={"concede": concede.concede},
         ),
         "play-on": PolicyInfo(
             "concede",
             "play-on",
             slots.CONCEDE_PLAY_ON,
             "always play the hand out",
-            kernels={"concede": concede.play_on},
         ),
     },
     "discard": {
@@ -255,18 +236,16 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "after taking the widow, discard the cards that cost least meld, keeping trump, "
             "voiding short suits, high cards first (discarded counters score for the bidder)",
             _params(keep_trump=(1, 0, 1, FLAG, "1: discard trump only when nothing else is left")),
-            {"discard": pass_.standard_discards},
         ),
         "random": PolicyInfo(
             "discard",
             "random",
             slots.DISCARD_RANDOM,
             "uniform random cards",
-            kernels={"discard": pass_.random_discards},
         ),
     },
     # The two-hand kinds' kernels read that engine's table state, so they live with the engine
-    # (pinochle_sim.engines.two_hand.policies declares its hooks with them).
+    # (pinochle_sim.engines.two_hand.decisions declares its hooks with them).
     "meld": {
         "greedy": PolicyInfo(
             "meld",

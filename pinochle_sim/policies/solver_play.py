@@ -33,8 +33,8 @@ from pinochle_sim.rules.arrays import (
     RA_SIZE,
     RA_TRUMP,
 )
-from pinochle_sim.solver.kernel import dd_best
-from pinochle_sim.solver.table import make_table
+from pinochle_sim.solver.driver import dd_best
+from pinochle_sim.solver.workspace import make_table
 
 TABLE_BITS = 16
 """Solver table buckets (log2) of one decision (module docstring: smaller tables cost nodes)."""

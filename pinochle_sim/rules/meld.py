@@ -33,7 +33,7 @@ from typing import TypeAlias
 
 import numpy as np
 
-from pinochle_sim.core import cards as C
+from pinochle_sim.core import cards
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import RANK_ROW, rank_of, remove_card, suit_of
 from pinochle_sim.rules import MeldTable, Ruleset, resolve_rules
@@ -51,14 +51,14 @@ MA_SHOWN_PLAIN = MA_SHOWN_TRUMP + SUIT_INDEXES
 MA_LOSS_TRUMP = MA_SHOWN_PLAIN + SUIT_INDEXES
 MA_LOSS_PLAIN = MA_LOSS_TRUMP + SUIT_INDEXES // 8
 MELD_ARRAY_SIZE = MA_LOSS_PLAIN + SUIT_INDEXES // 8
-AROUND_RANKS = (C.RA, C.RK, C.RQ, C.RJ)
-FACE_QS = C.face(C.S, C.RQ)
-FACE_JD = C.face(C.D, C.RJ)
+AROUND_RANKS = (cards.RA, cards.RK, cards.RQ, cards.RJ)
+FACE_QS = cards.face(cards.S, cards.RQ)
+FACE_JD = cards.face(cards.D, cards.RJ)
 
 
 def _suit_counts(index: int) -> list[int]:
     """Counts by rank (9..A) of a suit's 12-bit index ``ONE6 | TWO6 << 6``."""
-    return [((index >> r) & 1) + ((index >> (r + 6)) & 1) for r in range(C.NUM_RANKS)]
+    return [((index >> r) & 1) + ((index >> (r + 6)) & 1) for r in range(cards.NUM_RANKS)]
 
 
 def _run_options(t: MeldTable, k: int, q: int, runs: int) -> list[tuple[int, str, int, int]]:
@@ -88,7 +88,9 @@ def best_trump_class1(t: MeldTable, counts: list[int]) -> tuple[int, list[str]]:
     """
     n9, _, q, k, _, _ = counts
     best = (-1, [])
-    max_runs = min(counts[C.RA], counts[C.R10], counts[C.RK], counts[C.RQ], counts[C.RJ])
+    max_runs = min(
+        counts[cards.RA], counts[cards.R10], counts[cards.RK], counts[cards.RQ], counts[cards.RJ]
+    )
     for runs in range(max_runs + 1):
         for pts, name, xk, xq in _run_options(t, k, q, runs):
             marriages = min(k - runs - xk, q - runs - xq)
@@ -106,11 +108,11 @@ def _meld_lut_cached(t: MeldTable) -> MeldArray:
     for index in range(SUIT_INDEXES):
         counts = _suit_counts(index)
         a[MA_TRUMP + index] = best_trump_class1(t, counts)[0]
-        a[MA_PLAIN + index] = min(counts[C.RK], counts[C.RQ]) * t.marriage
+        a[MA_PLAIN + index] = min(counts[cards.RK], counts[cards.RQ]) * t.marriage
         a[MA_SHOWN_TRUMP + index] = _shown_index(_trump_shown_counts(t, counts))
-        married = min(counts[C.RK], counts[C.RQ]) if t.marriage else 0
-        plain = [0] * C.NUM_RANKS
-        plain[C.RK] = plain[C.RQ] = married
+        married = min(counts[cards.RK], counts[cards.RQ]) if t.marriage else 0
+        plain = [0] * cards.NUM_RANKS
+        plain[cards.RK] = plain[cards.RQ] = married
         a[MA_SHOWN_PLAIN + index] = _shown_index(plain)
     for table, losses in ((MA_TRUMP, MA_LOSS_TRUMP), (MA_PLAIN, MA_LOSS_PLAIN)):
         for index in range(SUIT_INDEXES):
@@ -131,7 +133,7 @@ def _losing_ranks(values: np.ndarray, index: int) -> int:
     """Ranks (bit r) of a suit held as ``index`` whose loss of one copy lowers ``values[index]``
     (a class-1 table): one copy fewer clears the rank's TWO bit if set, else its ONE bit."""
     mask = 0
-    for r in range(C.NUM_RANKS):
+    for r in range(cards.NUM_RANKS):
         if (index >> r) & 1 or (index >> (r + 6)) & 1:
             after = index - (1 << (r + 6) if (index >> (r + 6)) & 1 else 1 << r)
             if values[after] < values[index]:
@@ -149,7 +151,7 @@ def _trump_shown_counts(t: MeldTable, counts: list[int]) -> list[int]:
         "run with trump marriage": t.run_trump_marriage, "trump marriage": t.trump_marriage,
         "dix": t.dix,
     }  # fmt: skip
-    used = [0] * C.NUM_RANKS
+    used = [0] * cards.NUM_RANKS
     for name in names:
         if points[name] > 0:  # a meld worth nothing under this table is not counted, not shown
             for r in _RUN_CARDS[name]:
@@ -293,27 +295,57 @@ class MeldResult:
 
 
 _RUN_CARDS = {
-    "run": (C.RA, C.R10, C.RK, C.RQ, C.RJ),
-    "run with extra king": (C.RA, C.R10, C.RK, C.RK, C.RQ, C.RJ),
-    "run with extra queen": (C.RA, C.R10, C.RK, C.RQ, C.RQ, C.RJ),
-    "run with trump marriage": (C.RA, C.R10, C.RK, C.RK, C.RQ, C.RQ, C.RJ),
-    "double run": (C.RA, C.RA, C.R10, C.R10, C.RK, C.RK, C.RQ, C.RQ, C.RJ, C.RJ),
-    "run+run": (C.RA, C.RA, C.R10, C.R10, C.RK, C.RK, C.RQ, C.RQ, C.RJ, C.RJ),
-    "trump marriage": (C.RK, C.RQ),
-    "dix": (C.R9,),
+    "run": (cards.RA, cards.R10, cards.RK, cards.RQ, cards.RJ),
+    "run with extra king": (cards.RA, cards.R10, cards.RK, cards.RK, cards.RQ, cards.RJ),
+    "run with extra queen": (cards.RA, cards.R10, cards.RK, cards.RQ, cards.RQ, cards.RJ),
+    "run with trump marriage": (
+        cards.RA,
+        cards.R10,
+        cards.RK,
+        cards.RK,
+        cards.RQ,
+        cards.RQ,
+        cards.RJ,
+    ),
+    "double run": (
+        cards.RA,
+        cards.RA,
+        cards.R10,
+        cards.R10,
+        cards.RK,
+        cards.RK,
+        cards.RQ,
+        cards.RQ,
+        cards.RJ,
+        cards.RJ,
+    ),
+    "run+run": (
+        cards.RA,
+        cards.RA,
+        cards.R10,
+        cards.R10,
+        cards.RK,
+        cards.RK,
+        cards.RQ,
+        cards.RQ,
+        cards.RJ,
+        cards.RJ,
+    ),
+    "trump marriage": (cards.RK, cards.RQ),
+    "dix": (cards.R9,),
 }
 
 
 def _names(s: int, ranks: tuple[int, ...]) -> list[str]:
-    return [C.card_name(C.face(s, r)) for r in ranks]
+    return [cards.card_name(cards.face(s, r)) for r in ranks]
 
 
 def _itemise(hand: int, trump: int, t: MeldTable) -> list[Meld]:
     """The melds behind the best total, named, with their cards (for people, not speed)."""
-    faces = C.hand_faces(hand)
-    counts = [faces.count(f) for f in range(C.NUM_FACES)]
+    faces = cards.hand_faces(hand)
+    counts = [faces.count(f) for f in range(cards.NUM_FACES)]
     melds: list[Meld] = []
-    for s in sorted(range(C.NUM_SUITS), key=lambda s: s != trump):  # trump first
+    for s in sorted(range(cards.NUM_SUITS), key=lambda s: s != trump):  # trump first
         suit_counts = counts[6 * s : 6 * s + 6]
         if s == trump:
             _, names = best_trump_class1(t, suit_counts)
@@ -332,20 +364,24 @@ def _itemise(hand: int, trump: int, t: MeldTable) -> list[Meld]:
                 }[name]
                 melds.append(Meld(name, pts, _names(s, _RUN_CARDS[name])))
         else:
-            for _ in range(min(suit_counts[C.RK], suit_counts[C.RQ])):
+            for _ in range(min(suit_counts[cards.RK], suit_counts[cards.RQ])):
                 melds.append(
-                    Meld(f"marriage in {C.SUIT_NAMES[s]}", t.marriage, _names(s, (C.RK, C.RQ)))
+                    Meld(
+                        f"marriage in {cards.SUIT_NAMES[s]}",
+                        t.marriage,
+                        _names(s, (cards.RK, cards.RQ)),
+                    )
                 )
     pins = min(counts[FACE_QS], counts[FACE_JD])
-    pin_cards = [C.card_name(FACE_QS), C.card_name(FACE_JD)]
+    pin_cards = [cards.card_name(FACE_QS), cards.card_name(FACE_JD)]
     if pins == 2 and t.double_pinochle >= 2 * t.pinochle:
         melds.append(Meld("double pinochle", t.double_pinochle, sorted(pin_cards * 2)[::-1]))
     else:
         melds += [Meld("pinochle", t.pinochle, pin_cards)] * pins
     for i, r in enumerate(AROUND_RANKS):
-        n = min(counts[C.face(s, r)] for s in range(C.NUM_SUITS))
-        row = [C.card_name(C.face(s, r)) for s in range(C.NUM_SUITS)]
-        rank_name = C.RANK_NAMES[r] + "s"
+        n = min(counts[cards.face(s, r)] for s in range(cards.NUM_SUITS))
+        row = [cards.card_name(cards.face(s, r)) for s in range(cards.NUM_SUITS)]
+        rank_name = cards.RANK_NAMES[r] + "s"
         if n == 2 and t.eight[i] >= 2 * t.around[i]:
             melds.append(Meld(f"eight {rank_name}", t.eight[i], [c for c in row for _ in (0, 1)]))
         else:
@@ -368,15 +404,15 @@ def score_meld(
     210
     """
     ruleset = resolve_rules(rules)
-    code = int(hand) if isinstance(hand, int | np.integer) else C.encode_hand(hand)
-    C.check_hand(code)
-    suit = C.parse_suit(trump) if isinstance(trump, str) else int(trump)
-    if not 0 <= suit < C.NUM_SUITS:
+    code = int(hand) if isinstance(hand, int | np.integer) else cards.encode_hand(hand)
+    cards.check_hand(code)
+    suit = cards.parse_suit(trump) if isinstance(trump, str) else int(trump)
+    if not 0 <= suit < cards.NUM_SUITS:
         raise ValueError(f"unknown suit {trump!r}: use S, H, D or C")
     total = int(_meld(code, suit, _meld_lut_cached(ruleset.meld)))
     melds = _itemise(code, suit, ruleset.meld)
     assert sum(m.points for m in melds) == total, "meld itemisation disagrees with the kernel"
-    return MeldResult(C.SUITS[suit], total, melds)
+    return MeldResult(cards.SUITS[suit], total, melds)
 
 
 def meld_table_array(rules: Ruleset) -> MeldArray:

@@ -1,10 +1,13 @@
 """The double-dummy solver: exact trick points when every seat plays perfectly, all cards seen.
 
 :func:`solve` is the documented, validating wrapper over the jitted search of
-:mod:`pinochle_sim.solver.kernel` (whose docstring gives the allocation-free API that kernels
-call). A :class:`Position` is any moment of trick play of any preset: four-hand partnerships,
-three-hand (one seat against the other two acting together), the two-hand play-out, at a
-trick boundary or inside a trick.
+:mod:`pinochle_sim.solver.driver` (the allocation-free API that kernels call), built from the
+work array's layout (:mod:`.workspace`), the search context and bounds (:mod:`.context`), the
+transposition table (:mod:`.transposition`), move generation and ordering (:mod:`.moves`) and the
+search (:mod:`.search`); :mod:`.batch` solves many positions at once on every thread. A
+:class:`Position` is any moment of trick play of any preset: four-hand partnerships, three-hand
+(one seat against the other two acting together), the two-hand play-out, at a trick boundary or
+inside a trick.
 
 >>> p = Position.parse("partnership", "S", 0, "AS KS; 10S QS; JS 9S; AH 9H")
 >>> r = solve(p, side=0)
@@ -23,17 +26,11 @@ import numpy as np
 
 from pinochle_sim.core.cards import Face, card_name
 from pinochle_sim.rules.arrays import rule_array
-from pinochle_sim.solver.kernel import (
-    H_NODES,
-    UNLIMITED,
-    dd_best,
-    dd_bounds,
-    new_table,
-    pack_trick,
-)
-from pinochle_sim.solver.position import Position, Seat
+from pinochle_sim.solver.driver import UNLIMITED, dd_best, dd_bounds
+from pinochle_sim.solver.position import Position, Seat, position_request
+from pinochle_sim.solver.workspace import H_NODES, new_table, pack_trick
 
-__all__ = ["MoveValue", "Position", "SolveResult", "solve", "solver_table"]
+__all__ = ["MoveValue", "Position", "SolveResult", "position_request", "solve", "solver_table"]
 
 DEFAULT_TABLE_BITS = 21
 """Table buckets of the default work array: 2**21 (two entries each, 128 MB)."""

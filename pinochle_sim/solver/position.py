@@ -15,6 +15,7 @@ play.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pinochle_sim.core.cards import (
     NUM_FACES,
@@ -252,3 +253,33 @@ class Position:
     def hands_text(self) -> str:
         """The hands in the notation :meth:`parse` reads (seats separated by ``;``)."""
         return "; ".join(format_cards(hand_faces(h)) for h in self.hands)
+
+
+POSITION_FIELDS = ("rules", "trump", "leader", "hands", "trick", "side", "time_limit")
+"""The fields of one position as JSON (``solve --positions``)."""
+
+
+def position_request(
+    item: Any, default_rules: Ruleset, time_limit: float | None = None
+) -> tuple[Position, Seat, float | None]:
+    """(position, maximising seat, time limit) of one position given as a JSON object
+    (:data:`POSITION_FIELDS`; ``rules`` defaults to ``default_rules``, ``side`` to seat 0,
+    ``time_limit`` to ``time_limit``); a ValueError names what is wrong."""
+    if not isinstance(item, dict):
+        raise ValueError("each line must be a JSON object")
+    unknown = set(item) - set(POSITION_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown fields {', '.join(sorted(unknown))}")
+    missing = [k for k in ("trump", "leader", "hands") if k not in item]
+    if missing:
+        raise ValueError(f"missing {', '.join(missing)}")
+    rules = resolve_rules(item["rules"]) if "rules" in item else default_rules
+    pos = Position.parse(rules, item["trump"], item["leader"], item["hands"], item.get("trick", ""))
+    side = item.get("side", 0)
+    if not isinstance(side, int) or isinstance(side, bool):
+        raise ValueError(f"side must be a seat number, got {side!r}")
+    pos.side_seats(side)  # checks the seat
+    limit = item.get("time_limit", time_limit)
+    if limit is not None and not (isinstance(limit, (int, float)) and limit > 0):
+        raise ValueError(f"time_limit must be positive seconds, got {limit!r}")
+    return pos, side, limit

@@ -27,7 +27,7 @@ from pinochle_sim.cli import main
 from pinochle_sim.core.cards import card_name, format_cards, parse_card, parse_cards
 from pinochle_sim.rules import get_preset
 from pinochle_sim.rules.meld import score_meld
-from pinochle_sim.runs.simulate import deal_constraints, engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.hands import deal_constraints, engine_inputs, play_hands_array
 
 HAND = "AS AS 10S KS QS JS 9S KH QH AD AC 9C"
 N = 3000
@@ -86,8 +86,8 @@ def test_no_opponent_holds_1000_aces_against_an_ace(advice) -> None:
 
 
 def test_same_answer_whatever_the_threads() -> None:
-    a = advise(HAND, hands=1000, seed=2, threads_=1).to_json()
-    b = advise(HAND, hands=1000, seed=2, threads_=2).to_json()
+    a = advise(HAND, hands=1000, seed=2, threads=1).to_json()
+    b = advise(HAND, hands=1000, seed=2, threads=2).to_json()
     assert a == b
 
 

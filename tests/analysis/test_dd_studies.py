@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pinochle_sim.analysis.reports import charts_dd, dd
+from pinochle_sim.analysis.reports import charts_dd, dd_studies
 from pinochle_sim.analysis.reports.report import STUDIES, _text_makeable
 from pinochle_sim.rules import PRESETS
 
@@ -49,7 +49,7 @@ def _at(t: pd.DataFrame, **where) -> pd.Series:
 
 
 def test_card_play_cost_by_hand() -> None:
-    t = dd.card_play_cost(frame())
+    t = dd_studies.card_play_cost(frame())
     a = _at(t, by="all", level="all")
     assert a["n"] == 3 and a["mean"] == pytest.approx(20)  # (10 + 40 + 10) / 3, conceded out
     assert a["dd_mean"] == pytest.approx((170 + 190 + 50) / 3)
@@ -60,7 +60,7 @@ def test_card_play_cost_by_hand() -> None:
 
 
 def test_go_set_bots_and_double_dummy_by_hand() -> None:
-    t = dd.go_set_dd(frame())
+    t = dd_studies.go_set_dd(frame())
     bots = _at(t, who="bots", by="all", level="all")
     perfect = _at(t, who="double dummy", by="all", level="all")
     assert (bots["k"], bots["n"]) == (3, 4) and (perfect["k"], perfect["n"]) == (2, 4)
@@ -72,7 +72,7 @@ def test_go_set_bots_and_double_dummy_by_hand() -> None:
 
 
 def test_makeable_by_what_the_bots_did() -> None:
-    t = dd.makeable(frame())
+    t = dd_studies.makeable(frame())
     assert _at(t, by="all", level="all")["p"] == 0.5
     assert _at(t, by="bots' result", level="made")["p"] == 1.0
     assert _at(t, by="bots' result", level="set in play")["p"] == 0.5
@@ -91,12 +91,15 @@ def test_report_adds_the_studies_only_with_dd_columns() -> None:
 def test_charts_have_titles_labels_and_counts() -> None:
     f = frame()
     cost = pd.concat(
-        [dd.card_play_cost(f).assign(policy="greedy"), dd.card_play_cost(f).assign(policy="x")]
+        [
+            dd_studies.card_play_cost(f).assign(policy="greedy"),
+            dd_studies.card_play_cost(f).assign(policy="x"),
+        ]
     )
     for chart, table in (
         (charts_dd.card_play_cost, cost),
-        (charts_dd.go_set_dd, dd.go_set_dd(f)),
-        (charts_dd.makeable, dd.makeable(f)),
+        (charts_dd.go_set_dd, dd_studies.go_set_dd(f)),
+        (charts_dd.makeable, dd_studies.makeable(f)),
     ):
         fig = chart(table, {})
         assert fig._suptitle.get_text().strip()

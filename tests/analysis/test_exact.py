@@ -126,7 +126,7 @@ def test_every_small_hand_brute_force(label: str, trump: str) -> None:
     s = C.SUITS.index(trump)
     for h, (counts, ways) in SMALL.items():
         assert int(ways.sum()) == math.comb(48, h)
-        e = exact.meld_distribution(r, trump, hand_size=h)
+        e = exact.exact_meld_distribution(r, trump, hand_size=h)
         assert e.by_length == _tally(counts, ways, s, ma), (label, trump, h)
 
 
@@ -151,27 +151,27 @@ def test_long_trump_suits_of_full_hands_brute_force(label: str, trump: str) -> N
     for hand, length in ((12, 10), (12, 11), (12, 12), (15, 12)):
         counts, ways = _long_trump_hands(hand, length, s)
         assert int(ways.sum()) == math.comb(12, length) * math.comb(36, hand - length)
-        e = exact.meld_distribution(r, trump, hand_size=hand)
+        e = exact.exact_meld_distribution(r, trump, hand_size=hand)
         assert e.by_length[length] == _tally(counts, ways, s, ma)[length], (hand, length)
 
 
 def test_the_twelve_trumps_hand_by_hand() -> None:
     # The one 12-card hand of all hearts: double run 1500 and two dix (table A).
-    e = exact.meld_distribution("partnership", "H")
+    e = exact.exact_meld_distribution("partnership", "H")
     assert e.by_length[12] == {1520: 1}
     assert e.by_length[11][1510] == 2 * 36  # a 9 short: one dix, any one card of 36
 
 
 def test_big_melds_of_eight_and_ten_cards_counted_by_hand() -> None:
     # Eight cards reach 600 only as eight queens, eight kings (800) or eight aces (1000).
-    e8 = exact.meld_distribution("partnership", "H", hand_size=8)
+    e8 = exact.exact_meld_distribution("partnership", "H", hand_size=8)
     assert {v: c for v, c in e8.counts.items() if v >= 600} == {600: 1, 800: 1, 1000: 1}
     # Ten cards reach 1000 as eight aces plus any 2 of the other 40 cards, or the double run.
-    e10 = exact.meld_distribution("partnership", "H", hand_size=10)
+    e10 = exact.exact_meld_distribution("partnership", "H", hand_size=10)
     assert sum(c for v, c in e10.counts.items() if v >= 1000) == math.comb(40, 2) + 1
     assert e10.counts[max(e10.counts)] == 1 and max(e10.counts) == 1500
     # Table D has neither: eight aces are two aces around.
-    d8 = exact.meld_distribution("two-hand", "H", hand_size=8)
+    d8 = exact.exact_meld_distribution("two-hand", "H", hand_size=8)
     assert max(d8.counts) < 600
 
 
@@ -184,7 +184,7 @@ PRESET_NAMES = ("partnership", "partnership-classic", "joedog", "two-hand", "thr
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_counts_add_up_and_lengths_are_hypergeometric(preset: str) -> None:
     for trump in C.SUITS:
-        e = exact.meld_distribution(preset, trump)
+        e = exact.exact_meld_distribution(preset, trump)
         h = e.hand_size
         assert h == (15 if preset == "three-hand" else 12)
         assert e.total == math.comb(48, h) == sum(e.counts.values())
@@ -198,7 +198,7 @@ def test_counts_add_up_and_lengths_are_hypergeometric(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_hearts_and_clubs_identical_and_the_mean_is_the_same_for_every_trump(preset: str) -> None:
-    e = {t: exact.meld_distribution(preset, t) for t in C.SUITS}
+    e = {t: exact.exact_meld_distribution(preset, t) for t in C.SUITS}
     assert e["H"].counts == e["C"].counts and e["H"].by_length == e["C"].by_length
     assert e["H"].held == e["C"].held
     # Every part of meld has the same marginal law whichever suit is trump: equal means.
@@ -227,7 +227,7 @@ def _part_mean(rules, trump: int, hand: int, faces: tuple[int, ...]) -> Fraction
 def test_mean_is_the_sum_of_the_parts_expectations(preset: str, trump: str) -> None:
     """Linearity: meld = each suit's class-1 meld + the pinochles + one part per around rank,
     and each part is scored alone on the cards it depends on."""
-    e = exact.meld_distribution(preset, trump)
+    e = exact.exact_meld_distribution(preset, trump)
     r = get_preset(preset)
     s = C.SUITS.index(trump)
     parts = [tuple(C.face(suit, rank) for rank in range(6)) for suit in range(4)]
@@ -239,8 +239,8 @@ def test_mean_is_the_sum_of_the_parts_expectations(preset: str, trump: str) -> N
 
 def test_table_c_is_table_b_divided_by_ten() -> None:
     for trump in C.SUITS:
-        b = exact.meld_distribution("partnership-classic", trump)
-        c = exact.meld_distribution("joedog", trump)
+        b = exact.exact_meld_distribution("partnership-classic", trump)
+        c = exact.exact_meld_distribution("joedog", trump)
         assert c.counts == {v // 10: n for v, n in b.counts.items()}
         assert all(v % 10 == 0 for v in b.counts)
         for L, dist in b.by_length.items():
@@ -249,7 +249,7 @@ def test_table_c_is_table_b_divided_by_ten() -> None:
 
 
 def test_sd_and_quantiles_from_the_counts() -> None:
-    e = exact.meld_distribution("partnership", "S")
+    e = exact.exact_meld_distribution("partnership", "S")
     second = Fraction(sum(v * v * n for v, n in e.counts.items()), e.total)
     assert e.sd == pytest.approx(math.sqrt(second - e.mean_exact**2), rel=1e-12)
     cum = np.cumsum([e.counts[v] for v in sorted(e.counts)])
@@ -275,7 +275,7 @@ def _at_least_one_of_each(faces: int, hand: int) -> int:
 
 @pytest.mark.parametrize("hand", [12, 15])
 def test_meld_kinds_match_inclusion_exclusion(hand: int) -> None:
-    e = exact.meld_distribution("partnership", "H", hand_size=hand)
+    e = exact.exact_meld_distribution("partnership", "H", hand_size=hand)
     h = e.held
     assert h["run"] == _at_least_one_of_each(5, hand)
     assert h["double run"] == math.comb(38, hand - 10)
@@ -310,9 +310,9 @@ def _hands_without_marriage(suits: int, hand: int) -> int:
 
 
 def test_meld_kinds_follow_the_table() -> None:
-    a = exact.meld_distribution("partnership", "S").held
-    b = exact.meld_distribution("partnership-classic", "S").held
-    d = exact.meld_distribution("two-hand", "S").held
+    a = exact.exact_meld_distribution("partnership", "S").held
+    b = exact.exact_meld_distribution("partnership-classic", "S").held
+    d = exact.exact_meld_distribution("two-hand", "S").held
     assert {"run with extra king", "run with trump marriage"} <= set(a)
     assert "run with extra king" not in b and "double run" in b
     assert "double run" not in d and "eight aces" not in d and "double pinochle" in d
@@ -346,7 +346,7 @@ def test_result_object_and_frames() -> None:
 
 
 def test_json_object_has_the_documented_fields() -> None:
-    doc = json.loads(json.dumps(exact.meld_distribution("partnership", "H").to_dict()))
+    doc = json.loads(json.dumps(exact.exact_meld_distribution("partnership", "H").to_dict()))
     for key in ("rules", "hand_size", "trump", "total", "mean", "sd", "pmf", "by_trump_length",
                 "melds"):  # fmt: skip
         assert key in doc, key
@@ -371,9 +371,9 @@ def test_json_object_has_the_documented_fields() -> None:
 def test_bad_input_is_a_value_error(kwargs: dict, message: str) -> None:
     args = {"rules": "partnership", "trump": "S"} | kwargs
     with pytest.raises(ValueError, match=message):
-        exact.meld_distribution(**args)
+        exact.exact_meld_distribution(**args)
     with pytest.raises(ValueError, match="impossible"):
-        exact.meld_distribution("partnership", "S", hand_size=5).tail(0, length=6)
+        exact.exact_meld_distribution("partnership", "S", hand_size=5).tail(0, length=6)
 
 
 def test_docstring_examples() -> None:

@@ -30,9 +30,9 @@ from pinochle_sim.analysis.reports.load import extent
 from pinochle_sim.analysis.reports.style import PALETTE, policies_text, subtitle_from
 from pinochle_sim.cli import main
 from pinochle_sim.policies import REGISTRY, PolicySet
-from pinochle_sim.runs.dataset import MANIFEST, part_name
 from pinochle_sim.runs.runner import run
-from pinochle_sim.runs.simulate import play_hands
+from pinochle_sim.runs.simulate.hands import play_hands
+from pinochle_sim.runs.store.files import MANIFEST, part_name
 from tests.analysis.test_reports import synthetic
 
 COUNTING = PolicySet.from_options(play="counting")

@@ -11,13 +11,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from pinochle_sim.analysis.reports import STUDIES, questions, write_report
+from pinochle_sim.analysis.reports import STUDIES, questions, questions_two_hand, write_report
 from pinochle_sim.analysis.stats import grouped_moments, grouped_quantiles, wilson
 from pinochle_sim.cli import main
 from pinochle_sim.rules import get_preset
-from pinochle_sim.runs.records import COLUMNS
 from pinochle_sim.runs.runner import run
-from pinochle_sim.runs.simulate import play_hands
+from pinochle_sim.runs.simulate.hands import play_hands
+from pinochle_sim.runs.store.schema import COLUMNS
 from tests.analysis.test_dd_studies import frame as dd_frame
 
 TWO_HAND_STUDIES = ("meld_laid", "early_tricks", "score_margin")
@@ -473,7 +473,7 @@ def test_two_hand_questions_hand_computed():
          "trick_winner_01": 1, "meld_after_01": 150},
     ]  # fmt: skip
     df = two_hand_synthetic(rows)
-    m = questions.meld_laid(df)
+    m = questions_two_hand.meld_laid(df)
     a = m[m["by"] == "all"].iloc[0]
     assert a["n"] == 4 and a["mean"] == pytest.approx((120 + 60 + 30 + 190) / 4)
     assert a["dealt_mean"] == pytest.approx((40 + 10 + 0 + 150) / 4)
@@ -483,7 +483,7 @@ def test_two_hand_questions_hand_computed():
     won = m[m["by"] == "stock tricks won"].set_index("level")["mean"]
     assert won.to_dict() == {"4": 30.0, "5": 60.0, "7": 120.0, "8": 190.0}
 
-    e = questions.early_tricks(df)
+    e = questions_two_hand.early_tricks(df)
     first = e[e["level"] == 1].set_index("measure")
     # trick 1 won by seat 1 both times: margins 200 - 260 and 250 - 250
     assert first.loc["margin of the winner", "mean"] == pytest.approx(-30)
@@ -496,7 +496,7 @@ def test_two_hand_questions_hand_computed():
     assert by_won["n"].to_dict() == {4: 1, 5: 1, 7: 1, 8: 1}
     assert by_won["k"].to_dict() == {4: 0, 5: 0, 7: 1, 8: 0}
 
-    s = questions.score_margin(df)
+    s = questions_two_hand.score_margin(df)
     hist = s[(s["what"] == "histogram") & (s["side"] == "dealer - non-dealer")]
     assert hist.set_index("x")["k"].to_dict() == {0: 1, 60: 1}
     mean = s[s["what"] == "mean margin"].set_index("side")["mean"]
@@ -504,7 +504,7 @@ def test_two_hand_questions_hand_computed():
     out = s[s["what"] == "outcome"].set_index("level")["k"]
     assert out.to_dict() == {"dealer wins": 1, "non-dealer wins": 0, "tie": 1}
     with pytest.raises(ValueError, match="two-hand games"):
-        questions.score_margin(synthetic(rows[:1]))
+        questions_two_hand.score_margin(synthetic(rows[:1]))
 
 
 @pytest.fixture(scope="module")
@@ -523,7 +523,7 @@ def _ci_ordered(t: pd.DataFrame, centre: str) -> bool:
 def test_two_hand_tables_agree_with_columns(two_hand_run):
     out, raw = two_hand_run
     n = len(raw)
-    m = questions.meld_laid(out)
+    m = questions_two_hand.meld_laid(out)
     assert {"by", "level", "order", "n", "mean", "ci_lo", "ci_hi", "dealt_mean"} <= set(m.columns)
     for by in ("dealt meld in trump", "stock tricks won", "all"):
         assert m.loc[m["by"] == by, "n"].sum() == 2 * n
@@ -535,7 +535,7 @@ def test_two_hand_tables_agree_with_columns(two_hand_run):
     row = m[(m["by"] == "stock tricks won") & (m["level"] == "6")].iloc[0]
     assert row["n"] == len(six) and row["mean"] == pytest.approx(six.mean())
 
-    e = questions.early_tricks(out)
+    e = questions_two_hand.early_tricks(out)
     assert {"measure", "level", "n", "mean", "k", "p", "ci_lo", "ci_hi"} <= set(e.columns)
     per_trick = e[e["measure"] != "win by stock tricks"]
     assert (per_trick["n"] == n).all() and len(per_trick) == 3 * 12
@@ -548,7 +548,7 @@ def test_two_hand_tables_agree_with_columns(two_hand_run):
     row = e[(e["measure"] == "winner wins the deal") & (e["level"] == 3)].iloc[0]
     assert row["k"] == (raw["winner"] == w).sum()
 
-    s = questions.score_margin(out)
+    s = questions_two_hand.score_margin(out)
     hist = s[s["what"] == "histogram"]
     assert (hist.groupby("side")["k"].sum() == n).all()
     assert (hist["x"] % 10 == 0).all()  # scores are multiples of 10
@@ -615,7 +615,7 @@ def games_synthetic() -> pd.DataFrame:
 
 
 def test_win_probability_hand_computed():
-    t = questions.win_probability(games_synthetic())
+    t = questions_two_hand.win_probability(games_synthetic())
     inf = -np.inf
 
     def cell(view, own, opp):
@@ -639,16 +639,16 @@ def test_win_probability_hand_computed():
     assert (first["n"], first["k"]) == (2, 2)  # the first dealer's side won both games
     assert not (t["view"] == "end game").any()  # no deal with both sides at 1200+
     with pytest.raises(ValueError, match="without a winner"):
-        questions.win_probability(games_synthetic().iloc[:3])
+        questions_two_hand.win_probability(games_synthetic().iloc[:3])
     three = games_synthetic()
     three.attrs["rules"] = get_preset("three-hand")
     with pytest.raises(ValueError, match="two sides"):
-        questions.win_probability(three)
+        questions_two_hand.win_probability(three)
 
 
 def test_win_probability_agrees_with_columns(games_run):
     out, raw = games_run
-    t = questions.win_probability(out)
+    t = questions_two_hand.win_probability(out)
     deals = len(raw)
     assert {"view", "own_lo", "opp_lo", "lead", "width", "n", "k", "p", "ci_lo", "ci_hi"} <= set(
         t.columns

@@ -14,8 +14,8 @@ from pinochle_sim.analysis import exact
 from pinochle_sim.analysis.reports import charts, questions, selfcheck, write_report
 from pinochle_sim.analysis.stats import clustered_tail, design_effect
 from pinochle_sim.rules import get_preset
-from pinochle_sim.runs.records import COLUMNS
-from pinochle_sim.runs.simulate import play_hands
+from pinochle_sim.runs.simulate.hands import play_hands
+from pinochle_sim.runs.store.schema import COLUMNS
 
 matplotlib.use("Agg")
 
@@ -42,10 +42,10 @@ def test_meld_by_trump_length_carries_the_exact_pooled_values() -> None:
             {"meld_0_s": 20, "len_0_s": 3}]  # fmt: skip
     t = questions.meld_by_trump_length(synthetic(rows))
     r = t[(t["suits"] == "spades/diamonds") & (t["trump_length"] == 3)].iloc[0]
-    s, d = (exact.meld_distribution("partnership", x).given_length(3) for x in "SD")
+    s, d = (exact.exact_meld_distribution("partnership", x).given_length(3) for x in "SD")
     assert r["exact_mean"] == pytest.approx((s["mean"] + d["mean"]) / 2, rel=1e-12)
     assert r["z"] == pytest.approx((r["mean"] - r["exact_mean"]) / r["se"])
-    h = exact.meld_distribution("partnership", "H")
+    h = exact.exact_meld_distribution("partnership", "H")
     hc = t[(t["suits"] == "hearts/clubs") & (t["trump_length"] == 0)].iloc[0]
     assert hc["exact_mean"] == pytest.approx(h.given_length(0)["mean"], rel=1e-12)
     assert (hc["exact_p10"], hc["exact_median"], hc["exact_p90"]) == tuple(
@@ -60,7 +60,7 @@ def test_meld_distribution_fixed_trump_series_hand_computed() -> None:
     f = t[t["stage"] == questions.FIXED_TRUMP].set_index("x")
     assert set(f["who"]) == {"seat"} and (f["n"] == 32).all()  # 2 deals x 4 seats x 4 suits
     assert (f.loc[20, "k"], f.loc[100, "k"], f.loc[110, "k"], f.loc[300, "k"]) == (4, 3, 1, 1)
-    truth = [exact.meld_distribution("partnership", s) for s in "SHDC"]
+    truth = [exact.exact_meld_distribution("partnership", s) for s in "SHDC"]
     assert f.loc[100, "exact_p"] == pytest.approx(np.mean([e.tail(100) for e in truth]))
     # Deal 0 holds two of the three observations >= 100: k_h = (2, 1), m = 16, p = 3/32.
     p, m, clusters = 3 / 32, 16, 2

@@ -67,7 +67,7 @@ def test_a_against_b_is_b_against_a_negated():
 
 def test_per_seat_policies_reach_the_seats():
     """Random play on side 0 only: that side's trick points collapse, side 1's do not."""
-    from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
+    from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands_array
 
     inputs = engine_inputs("partnership")
     idx = inputs.layout.index
@@ -99,7 +99,7 @@ def test_three_hand_duplicate_rotates_a_through_every_seat():
     assert np.allclose(same["diff"], 0)
     # Play k seats A at seat k - 1: with A = B every play is the same hand, so A's score in
     # play k is seat k-1's score and B's the mean of the other two.
-    from pinochle_sim.runs.simulate import play_hands
+    from pinochle_sim.runs.simulate.hands import play_hands
 
     c = play_hands(seed=3, count=1500, rules="three-hand")
     for k in (1, 2, 3):
@@ -208,7 +208,7 @@ def test_calibrated_features_and_limit_match_the_model():
 
 
 def test_calibrated_risk_orders_bids_and_make_rates():
-    from pinochle_sim.runs.simulate import play_hands
+    from pinochle_sim.runs.simulate.hands import play_hands
 
     rates = []
     for risk in (60, 90):

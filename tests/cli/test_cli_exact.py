@@ -36,7 +36,7 @@ def ok(*args: str) -> str:
 
 def test_exact_json_fields_match_the_library() -> None:
     doc = json.loads(ok("exact", "--rules", "partnership", "--trump", "H", "--json"))
-    e = exact.meld_distribution("partnership", "H")
+    e = exact.exact_meld_distribution("partnership", "H")
     assert (doc["rules"], doc["hand_size"], doc["trump"]) == ("partnership", 12, "H")
     assert doc["total"] == math.comb(48, 12) == e.total
     assert doc["mean"] == pytest.approx(e.mean, rel=1e-15)
@@ -75,7 +75,7 @@ def test_exact_toml_rules_and_hand_size(tmp_path: Path) -> None:
 
 def test_exact_text_table() -> None:
     out = ok("exact")
-    e = exact.meld_distribution("partnership", "S")
+    e = exact.exact_meld_distribution("partnership", "S")
     assert "rules partnership (meld table A), 12-card hands, trump S" in out
     assert f"C(48, 12) = {math.comb(48, 12):,}" in out
     assert f"mean {e.mean:.4f}, SD {e.sd:.4f}" in out
@@ -91,7 +91,7 @@ def test_exact_text_table() -> None:
 def test_exact_text_given_a_length() -> None:
     out = ok("exact", "--trump", "H", "--length", "11")
     assert "distribution of the best meld given 11 trumps" in out
-    e = exact.meld_distribution("partnership", "H")
+    e = exact.exact_meld_distribution("partnership", "H")
     lines = out[out.index("given 11 trumps") :].splitlines()[2:]
     assert len(lines) == len(e.by_length[11])
     assert sum(int(line.split()[1].replace(",", "")) for line in lines) == 12 * 36

@@ -18,16 +18,18 @@ import numba
 import pytest
 from click.testing import CliRunner, Result
 
-import pinochle_sim.cli as cli_module
+import pinochle_sim.cli.progress as progress_module
 from pinochle_sim.analysis.compare import parse_range
-from pinochle_sim.cli import EXIT_BROKEN_PIPE, Progress, main
+from pinochle_sim.cli import main
+from pinochle_sim.cli.main import EXIT_BROKEN_PIPE
+from pinochle_sim.cli.progress import Progress
 from pinochle_sim.rules import get_preset, load_ruleset, loads_ruleset
-from pinochle_sim.runs import runner as runner_module
-from pinochle_sim.runs import warmup
-from pinochle_sim.runs.parallel import MAX_THREADS
+from pinochle_sim.runs.backends import local as local_backend
+from pinochle_sim.runs.compile import warmup
+from pinochle_sim.runs.inspect.show import hand_record
 from pinochle_sim.runs.runner import run
-from pinochle_sim.runs.show import hand_record
-from pinochle_sim.runs.simulate import engine_inputs, play_hands
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands
+from pinochle_sim.runs.simulate.pool import MAX_THREADS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -210,7 +212,7 @@ class Clock:
 
 def test_progress_without_a_terminal_prints_about_every_tenth(monkeypatch, capsys):
     clock = Clock()
-    monkeypatch.setattr(cli_module.time, "perf_counter", clock)
+    monkeypatch.setattr(progress_module.time, "perf_counter", clock)
     bar = Progress(100, tty=False)
     bar.compiling("auction hands", 31.6)
     clock.now = 30.0  # the compile took 30 s; the first update comes after it
@@ -232,7 +234,7 @@ def test_progress_without_a_terminal_prints_about_every_tenth(monkeypatch, capsy
 
 def test_progress_after_a_resume_counts_only_new_hands(monkeypatch, capsys):
     clock = Clock()
-    monkeypatch.setattr(cli_module.time, "perf_counter", clock)
+    monkeypatch.setattr(progress_module.time, "perf_counter", clock)
     bar = Progress(100, tty=False)
     clock.now = 5.0
     bar.update(50)  # already done before the resume: not in the rate
@@ -272,11 +274,11 @@ def test_show_announces_a_cold_trace_compile(tmp_path, monkeypatch):
 
 
 def test_rates_leave_the_compile_out(tmp_path, monkeypatch):
-    def slow_compile(inputs, entry, notify=None):
+    def slow_compile(inputs, entry, observer=None):
         time.sleep(1.0)
         return 1.0
 
-    monkeypatch.setattr(runner_module, "warm_up", slow_compile)
+    monkeypatch.setattr(local_backend, "warm", slow_compile)
     t = time.perf_counter()
     summary = run(3000, seed=2, out=str(tmp_path / "r"))
     wall = time.perf_counter() - t
@@ -296,7 +298,7 @@ def test_warm_up_call_is_the_call_a_run_makes():
     for entry in ("play_chunk", "trace_one"):
         args = warmup.kernel_args(inputs, entry)
         assert warmup.kernel_state(getattr(inputs.engine, entry), args) == "compiled", entry
-        assert warmup.warm_up(inputs, entry) == 0.0
+        assert warmup.warm(inputs, entry) == 0.0
 
 
 def test_kernel_state_tells_cold_compiled_and_cached_apart(tmp_path):
@@ -316,7 +318,7 @@ def test_kernel_state_tells_cold_compiled_and_cached_apart(tmp_path):
     script = textwrap.dedent(
         """
         import sys
-        from pinochle_sim.runs.warmup import kernel_state
+        from pinochle_sim.runs.compile.warmup import kernel_state
         import tiny_state_mod as m
         before = kernel_state(m.twice, (3,))
         assert m.twice(3) == 6

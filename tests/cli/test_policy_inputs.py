@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from pinochle_sim.cli import main
 from pinochle_sim.policies import KINDS, REGISTRY, PolicySet
-from pinochle_sim.runs.simulate import engine_inputs
+from pinochle_sim.runs.simulate.hands import engine_inputs
 
 
 def _fails(args: list[str], tmp_path, *messages: str) -> None:

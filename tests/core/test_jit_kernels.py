@@ -13,7 +13,7 @@ from pinochle_sim.core.cards import encode_hand, parse_card
 from pinochle_sim.core.jit import KernelDispatcher, jit
 from pinochle_sim.core.tricks import remove_card
 from pinochle_sim.engines.auction import kernel as auction
-from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands_array
 
 
 @jit

@@ -13,7 +13,7 @@ from numba.core.runtime import _nrt_python, rtsys
 
 from pinochle_sim.core.jit import jit
 from pinochle_sim.policies.registry import parse_policy_spec
-from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands_array
 
 
 @jit

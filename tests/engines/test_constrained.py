@@ -15,7 +15,7 @@ import pytest
 
 from pinochle_sim import play_hands
 from pinochle_sim.core.cards import encode_hand, hand_faces, parse_cards
-from pinochle_sim.runs.simulate import deal_constraints, engine_inputs
+from pinochle_sim.runs.simulate.hands import deal_constraints, engine_inputs
 
 MY_HAND = "AS AS 10S KS QS JS 9S KH QD JD 9C 9C"
 SOME = "AH AH KD QC 10C"
@@ -111,8 +111,8 @@ def test_two_hand_fixed_hand() -> None:
 
 
 def test_same_answer_whatever_the_threads_and_chunks() -> None:
-    a = play_hands(seed=9, count=3000, fixed={0: MY_HAND}, threads_=1, chunk=3000)
-    b = play_hands(seed=9, count=3000, fixed={0: MY_HAND}, threads_=2, chunk=97)
+    a = play_hands(seed=9, count=3000, fixed={0: MY_HAND}, threads=1, chunk=3000)
+    b = play_hands(seed=9, count=3000, fixed={0: MY_HAND}, threads=2, chunk=97)
     for name in a:
         assert (a[name] == b[name]).all(), name
 

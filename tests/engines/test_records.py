@@ -19,8 +19,8 @@ from pinochle_sim import PolicySet, engine_for, hand_record, play_hands
 from pinochle_sim.engines import ENGINE_VERSION
 from pinochle_sim.policies import REGISTRY
 from pinochle_sim.rules import PRESETS
-from pinochle_sim.runs.games import play_games_array
-from pinochle_sim.runs.simulate import engine_inputs
+from pinochle_sim.runs.simulate.games import play_games_array
+from pinochle_sim.runs.simulate.hands import engine_inputs
 from tests.catalog import ALL_PRESETS, kinds_of
 from tests.conftest import DATA
 from tests.engines import fingerprint as fp

@@ -12,7 +12,7 @@ from pinochle_sim.engines import ENGINE_VERSION, ENGINES, engine_for
 from pinochle_sim.engines.base import Engine
 from pinochle_sim.policies import KINDS, PolicySet
 from pinochle_sim.rules import PRESETS, get_preset
-from pinochle_sim.runs.records import fields_for, layout_of
+from pinochle_sim.runs.store.schema import fields_for, layout_of
 from tests.catalog import ALL_PRESETS
 
 

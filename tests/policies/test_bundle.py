@@ -12,7 +12,7 @@ import pytest
 from pinochle_sim.policies import KINDS, PolicySet, seat_policy_array
 from pinochle_sim.policies.bundle import PolicyBundle, PolicyBundleType, policy_gate
 from pinochle_sim.policies.dispatch import play_card, reads_caps
-from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands_array
 
 
 def test_bundle_lists_the_policies_of_every_seat_once() -> None:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from pinochle_sim import hand_record
 from pinochle_sim.cli import main
 from pinochle_sim.policies import REGISTRY, PolicySet
-from pinochle_sim.runs.simulate import engine_inputs, play_hands
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands
 from tests.engines.auction.helpers import PRESETS as FOUR_SEAT
 from tests.oracles.reference import ref_check_play
 
@@ -46,12 +46,12 @@ def test_every_card_is_legal_under_the_rules_oracle(rules: str) -> None:
 
 @pytest.mark.parametrize("rules", ["partnership", "three-hand"])
 def test_records_do_not_depend_on_threads_or_chunks(rules: str) -> None:
-    one = play_hands(seed=9, count=12, rules=rules, policies=pimc(), threads_=1, chunk=12)
-    two = play_hands(seed=9, count=12, rules=rules, policies=pimc(), threads_=2, chunk=5)
+    one = play_hands(seed=9, count=12, rules=rules, policies=pimc(), threads=1, chunk=12)
+    two = play_hands(seed=9, count=12, rules=rules, policies=pimc(), threads=2, chunk=5)
     assert one.keys() == two.keys()
     for k in one:
         assert np.array_equal(one[k], two[k]), k
-    again = play_hands(seed=9, start=7, count=5, rules=rules, policies=pimc(), threads_=1)
+    again = play_hands(seed=9, start=7, count=5, rules=rules, policies=pimc(), threads=1)
     for k in ("hand", "team_tricks_0", "score_0") if rules != "three-hand" else ("hand", "score_0"):
         assert np.array_equal(again[k], one[k][7:12]), k
 

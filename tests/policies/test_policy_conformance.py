@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pinochle_sim.policies import PolicySet
-from pinochle_sim.runs.simulate import (
+from pinochle_sim.runs.simulate.hands import (
     engine_inputs,
     play_hands,
     play_hands_array,

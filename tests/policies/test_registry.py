@@ -10,8 +10,9 @@ import itertools
 import numpy as np
 import pytest
 
-from pinochle_sim.engines.two_hand import policies as two_hand_policies
+from pinochle_sim.engines.two_hand import decisions as two_hand_decisions
 from pinochle_sim.policies import KIND, KINDS, PARAM_LIMIT, POLICY_KINDS, REGISTRY, PolicySet, slots
+from pinochle_sim.policies.bundle import HOOKS, policy_hook
 from pinochle_sim.policies.dispatch import PLAY_PARAMS
 from pinochle_sim.policies.registry import FLAG
 from tests.catalog import policies_of
@@ -71,21 +72,21 @@ def test_out_of_range_parameters_are_refused_with_the_range(param: str, message:
 
 
 def test_every_policy_has_a_kernel_for_every_hook_of_its_kind() -> None:
-    """Policies of the policy layer name their kernels in the registry; the two-hand kinds'
-    kernels are named by that engine's hook stubs."""
-    engine_hooks = {
-        ("meld", "choose"): two_hand_policies.choose_meld,
-        ("meld", "dix"): two_hand_policies.choose_dix,
-        ("stock", "play"): two_hand_policies.stock_play,
-    }
+    """Every hook of every kind is declared once, with a kernel for every policy of its kind
+    (the policy layer's hooks in policies.dispatch, the two-hand kinds' with that engine)."""
+    assert two_hand_decisions.choose_meld.policy_kind == "meld"
     for k in POLICY_KINDS:
         for hook in k.hooks:
-            stub = engine_hooks.get((k.name, hook))
-            for info in REGISTRY[k.name].values():
-                if stub is None:
-                    assert hook in info.kernels, (k.name, info.name, hook)
-                else:
-                    assert not info.kernels and stub.policy_kind == k.name
+            stub = HOOKS[(k.name, hook)]
+            assert set(stub.kernels) == set(REGISTRY[k.name]), (k.name, hook)
+            assert all(callable(f) for f in stub.kernels.values())
+
+
+def test_a_hook_without_a_kernel_for_a_registered_policy_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"missing \['play-on'\], not registered \['x'\]"):
+        policy_hook("concede", "concede", {"concede": object(), "x": object()})
+    with pytest.raises(ValueError, match="no hook"):
+        policy_hook("play", "nonsense", {})
 
 
 def test_play_parameters_fit_the_dispatch() -> None:

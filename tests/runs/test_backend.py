@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from pinochle_sim.policies import PolicySet
-from pinochle_sim.runs.backend import (
+from pinochle_sim.runs.backends.tasks import (
     MIN_TASK_HANDS,
     TASK_HANDS,
     HandsTask,
@@ -19,7 +19,7 @@ from pinochle_sim.runs.backend import (
     play_task,
     task_size,
 )
-from pinochle_sim.runs.simulate import deal_constraints, engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.hands import deal_constraints, engine_inputs, play_hands_array
 
 
 class InProcess:
@@ -30,7 +30,10 @@ class InProcess:
         self.slots = slots
         self.items: list[Any] = []
 
-    def map(self, fn: Any, items: Any, done: Any = None) -> list[Any]:
+    def task_size(self, count: int) -> int:
+        return task_size(self, count)
+
+    def map(self, fn: Any, items: Any, done: Any = None, then: Any = None) -> list[Any]:
         out = []
         for i, item in enumerate(items):
             self.items.append(item)

@@ -23,15 +23,16 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-import pinochle_sim.analysis.compare as compare_module
-import pinochle_sim.runs
+import pinochle_sim
+import pinochle_sim.runs.backends
 from pinochle_sim.analysis.advise import advise
 from pinochle_sim.analysis.compare import duplicate, sweep
 from pinochle_sim.cli import main
 from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
-from pinochle_sim.runs import cluster
-from pinochle_sim.runs.dataset import MANIFEST, part_name
+from pinochle_sim.runs.backends import cluster
+from pinochle_sim.runs.observer import Observer
 from pinochle_sim.runs.runner import PartTask, run
+from pinochle_sim.runs.store.files import MANIFEST, part_name
 from tests.catalog import ALL_PRESETS
 
 PART = 700
@@ -41,7 +42,7 @@ HANDS = PART * (PARTS - 1) + 300
 
 @pytest.fixture(scope="module")
 def backend() -> Any:
-    with cluster.connect("local:2", dashboard=":0") as b:
+    with cluster.connect_cluster("local:2", dashboard=":0") as b:
         b.wait_for_workers(2)
         yield b
 
@@ -125,9 +126,14 @@ class KillOnce:
 class Killing:
     """The cluster backend, with the victim's worker killed mid-task."""
 
+    in_process = False
+
     def __init__(self, inner: Any, marker: str, victim: int) -> None:
         self.inner, self.marker, self.victim = inner, marker, victim
         self.slots = inner.slots
+
+    def task_size(self, count: int) -> int:
+        return self.inner.task_size(count)
 
     def describe(self) -> str:
         return self.inner.describe()
@@ -138,8 +144,8 @@ class Killing:
     def check_path(self, path: str) -> None:
         self.inner.check_path(path)
 
-    def map(self, fn: Any, items: Any, done: Any = None) -> list[Any]:
-        return self.inner.map(KillOnce(fn, self.marker, self.victim), items, done)
+    def map(self, fn: Any, items: Any, done: Any = None, then: Any = None) -> list[Any]:
+        return self.inner.map(KillOnce(fn, self.marker, self.victim), items, done, then)
 
 
 def test_a_worker_killed_mid_run_costs_one_retried_task(backend, tmp_path):
@@ -164,12 +170,14 @@ def test_a_worker_killed_from_outside_after_the_first_part_lands(backend, tmp_pa
     pids = sorted(backend.client.run(os.getpid).values())
     landed: list[int] = []
 
-    def progress(n: int) -> None:
-        landed.append(n)
-        if sum(landed) > 0 and len(landed) == 2:  # the first call reports parts done before
-            os.kill(pids[0], signal.SIGKILL)
+    class KillAfterFirstPart(Observer):
+        def update(self, n: int) -> None:
+            landed.append(n)
+            if sum(landed) > 0 and len(landed) == 2:  # the first call: parts done before
+                os.kill(pids[0], signal.SIGKILL)
 
-    s = run(hands, out=str(tmp_path / "there"), backend=backend, progress=progress, **kw)
+    s = run(hands, out=str(tmp_path / "there"), backend=backend, observer=KillAfterFirstPart(),
+            **kw)  # fmt: skip
     assert len(landed) == 7 and s.hands_computed == hands
     assert_same_run(tmp_path / "here", tmp_path / "there")
     assert _replaced(backend, pids[0])
@@ -237,7 +245,7 @@ def test_compare_sweep_and_advise_equal_the_local_results(backend, monkeypatch):
     a, b = PolicySet(play="counting"), DEFAULT_POLICIES
     n = 1200
     here = duplicate("partnership", a, b, n, seed=2)
-    monkeypatch.setattr(compare_module, "task_size", lambda b, n: 512)  # the last one short
+    monkeypatch.setattr(backend, "task_size", lambda n: 512)  # the last one short
     there = duplicate("partnership", a, b, n, seed=2, backend=backend)
     assert there.equals(here)
     assert len(here) == n and not (here["diff"] == 0).all()
@@ -325,7 +333,7 @@ def test_a_real_scheduler_passes_the_protocol_screen(backend):
 
 def test_an_output_path_the_workers_cannot_reach_is_a_one_line_error(backend, monkeypatch):
     # memory:// lives inside each process: this one sees its probe file, no worker does.
-    monkeypatch.setattr(cluster, "connect", lambda address: _Borrowed(backend))
+    monkeypatch.setattr(pinochle_sim, "connect_cluster", lambda address: _Borrowed(backend))
     result = CliRunner().invoke(
         main, ["run", "--hands", "100", "--cluster", "local:2", "--out", "memory://runs/r"]
     )
@@ -351,7 +359,7 @@ class _Borrowed:
 
 
 def test_cli_run_prints_the_dashboard_and_per_worker_throughput(backend, monkeypatch, tmp_path):
-    monkeypatch.setattr(cluster, "connect", lambda address: _Borrowed(backend))
+    monkeypatch.setattr(pinochle_sim, "connect_cluster", lambda address: _Borrowed(backend))
     out = tmp_path / "r"
     args = ["run", "--hands", str(HANDS), "--part-size", str(PART), "--seed", "6"]
     result = CliRunner().invoke(main, [*args, "--cluster", "local:2", "--out", str(out)])
@@ -369,8 +377,9 @@ def test_without_dask_cluster_names_the_extra_to_install(monkeypatch, tmp_path):
     # As if Dask were not installed: importing distributed fails, and the cluster module is
     # imported afresh (and fails there).
     monkeypatch.setitem(sys.modules, "distributed", None)
-    monkeypatch.delitem(sys.modules, "pinochle_sim.runs.cluster")
-    monkeypatch.delattr(pinochle_sim.runs, "cluster")
+    monkeypatch.delitem(sys.modules, "pinochle_sim.runs.backends.cluster")
+    monkeypatch.delattr(pinochle_sim.runs.backends, "cluster")
+    monkeypatch.delattr(pinochle_sim, "connect_cluster", raising=False)  # the top's cached name
     result = CliRunner().invoke(
         main, ["run", "--hands", "100", "--cluster", "local:2", "--out", str(tmp_path / "r")]
     )
@@ -387,7 +396,7 @@ def test_bad_local_cluster_size_is_a_one_line_error():
 def test_cli_compare_sweep_and_advise_on_the_cluster_write_the_local_results(
     backend, monkeypatch, tmp_path
 ):
-    monkeypatch.setattr(cluster, "connect", lambda address: _Borrowed(backend))
+    monkeypatch.setattr(pinochle_sim, "connect_cluster", lambda address: _Borrowed(backend))
     on = ["--cluster", "local:2"]
 
     def both(args: list[str], out: str | None = None) -> tuple[Any, Any]:
@@ -432,11 +441,11 @@ def test_the_probe_reports_a_worker_that_cannot_write(tmp_path):
 def test_a_scheduler_address_connects_and_workers_of_another_version_are_refused(
     backend, monkeypatch
 ):
-    with cluster.connect(backend.address) as other:  # the module's cluster, by its address
+    with cluster.connect_cluster(backend.address) as other:  # the module's cluster, by its address
         assert other.workers == 2 and other.slots == 2
         assert other.describe().startswith(f"the Dask scheduler at {backend.address}: 2 workers")
     # This process now computes another kernel-source hash than the workers do.
     monkeypatch.setattr(cluster, "source_hash", lambda: "0123456789ab")
     with pytest.raises(cluster.ClusterError, match="the same version must run everywhere"):
-        cluster.connect(backend.address)
+        cluster.connect_cluster(backend.address)
     assert backend.workers == 2  # refusing closed only that client

@@ -16,13 +16,15 @@ import pytest
 
 from pinochle_sim.core.cards import encode_hand, parse_cards
 from pinochle_sim.rules import PRESETS
-from pinochle_sim.runs.dataset import META_KEY, RunFolderError, read_columns
-from pinochle_sim.runs.dd import dd_block, dd_part, start_hands
-from pinochle_sim.runs.parallel import threads
-from pinochle_sim.runs.records import dd_columns, fields_for
+from pinochle_sim.runs.inspect.solve import _side_points, solve_deal, trick_play
+from pinochle_sim.runs.observer import Observer
 from pinochle_sim.runs.runner import run
-from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
-from pinochle_sim.runs.solve import _side_points, solve_deal, trick_play
+from pinochle_sim.runs.simulate.dd import dd_block, dd_part, start_hands
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.pool import threads
+from pinochle_sim.runs.store.files import META_KEY, RunFolderError
+from pinochle_sim.runs.store.read import read_columns
+from pinochle_sim.runs.store.schema import dd_columns, fields_for
 from pinochle_sim.solver import solve
 
 
@@ -128,8 +130,13 @@ def test_a_replay_that_differs_from_the_records_is_refused() -> None:
 def test_dd_run_resume_threads_and_provenance(tmp_path) -> None:
     out = tmp_path / "dd"
     got = []
-    run(150, seed=3, rules="two-hand", out=str(out), dd=True, part_size=50, threads_=1,
-        progress=got.append)  # fmt: skip
+
+    class Seen(Observer):
+        def update(self, n: int) -> None:
+            got.append(n)
+
+    run(150, seed=3, rules="two-hand", out=str(out), dd=True, part_size=50, threads=1,
+        observer=Seen())  # fmt: skip
     assert sum(got) == 150
     table = pq.read_table(out)
     assert table.column_names[-2:] == list(dd_columns(PRESETS["two-hand"]))
@@ -140,7 +147,7 @@ def test_dd_run_resume_threads_and_provenance(tmp_path) -> None:
     # an interrupted run: drop a part, resume on 2 threads; the same records come back
     parts = sorted(out.glob("part-*.parquet"))
     parts[1].unlink()
-    run(150, seed=3, rules="two-hand", out=str(out), dd=True, part_size=50, threads_=2,
+    run(150, seed=3, rules="two-hand", out=str(out), dd=True, part_size=50, threads=2,
         resume=True)  # fmt: skip
     again = read_columns(out, list(table.column_names))
     for name in table.column_names:

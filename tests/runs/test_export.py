@@ -1,5 +1,5 @@
 """``export --decoded``: runs readable without this package (cards as text, trump as a letter,
-seats as names), checked against the deck itself and against ``show``; and the README's recipes
+seats as names), checked against the deck itself and against ``show``; and the recipes of docs/runs.md
 for reading a run folder, run exactly as printed there."""
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from click.testing import CliRunner
 
 from pinochle_sim import decode_hand
 from pinochle_sim.cli import main
-from pinochle_sim.runs.export import SEAT_NAMES, export_run
+from pinochle_sim.runs.inspect.show import format_hand, hand_record
 from pinochle_sim.runs.runner import run
-from pinochle_sim.runs.show import format_hand, hand_record
+from pinochle_sim.runs.store.export import SEAT_NAMES, export_run
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+RUNS_DOC = (Path(__file__).resolve().parents[2] / "docs" / "runs.md").read_text(encoding="utf-8")
 FACES = [r + s for s in "SHDC" for r in ("A", "10", "K", "Q", "J", "9")]
 
 
@@ -125,9 +125,9 @@ def test_export_refuses_to_overwrite_and_raw_export_keeps_columns(runs, tmp_path
 
 
 def readme_block(title: str) -> str:
-    """The first python code block after the README heading ``title``."""
-    start = README.index(title)
-    m = re.search(r"```python\n(.*?)```", README[start:], re.S)
+    """The first python code block after the heading ``title`` of docs/runs.md."""
+    start = RUNS_DOC.index(title)
+    m = re.search(r"```python\n(.*?)```", RUNS_DOC[start:], re.S)
     assert m, title
     return m.group(1)
 

@@ -19,12 +19,16 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-import pinochle_sim.cli as cli_module
+import pinochle_sim.runs.store.check as check_module
 from pinochle_sim.cli import main
-from pinochle_sim.runs import runner as runner_module
-from pinochle_sim.runs.dataset import MANIFEST, check_run, read_columns
-from pinochle_sim.runs.runner import estimate, run
-from pinochle_sim.runs.simulate import engine_inputs
+from pinochle_sim.runs import estimate as estimate_module
+from pinochle_sim.runs.backends import local as local_backend
+from pinochle_sim.runs.estimate import estimate
+from pinochle_sim.runs.runner import run
+from pinochle_sim.runs.simulate.hands import engine_inputs
+from pinochle_sim.runs.store.check import check_run
+from pinochle_sim.runs.store.files import MANIFEST
+from pinochle_sim.runs.store.read import read_columns
 
 N = 5000
 PART = 1024  # five parts: 0..1023, ..., 4096..4999
@@ -123,7 +127,7 @@ def test_garbage_inside_a_part_is_found_by_verify_and_named_by_every_reader(
     before = snapshot(copy)
     code, out = cli("info", str(copy))  # a small run is read in full anyway
     assert code == 0 and "damaged: part-00003.parquet (row group 0 unreadable" in out
-    monkeypatch.setattr(cli_module, "AUTO_VERIFY", 0)  # as for a big run: footers only
+    monkeypatch.setattr(check_module, "AUTO_VERIFY", 0)  # as for a big run: footers only
     code, out = cli("info", str(copy))
     assert code == 0 and "5,000 of 5,000 hands in 5 of 5 parts, complete" in out
     assert "--verify reads every row group" in out
@@ -231,7 +235,7 @@ def test_interrupt_during_the_compile_leaves_nothing_behind(tmp_path, monkeypatc
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(runner_module, "warm_up", interrupted)
+    monkeypatch.setattr(local_backend, "warm", interrupted)
     out = tmp_path / "never"
     code, text = cli(*RUN_ARGS, "--out", str(out))
     assert code != 0 and "interrupted" in text and "--resume" in text
@@ -251,7 +255,7 @@ def test_a_run_too_big_for_the_disk_is_refused_at_once(tmp_path):
 
 
 def test_the_estimate_is_printed_and_force_overrides_the_refusal(tmp_path, monkeypatch):
-    monkeypatch.setattr(runner_module, "_free_bytes", lambda out: 999)
+    monkeypatch.setattr(estimate_module, "_free_bytes", lambda out: 999)
     code, text = cli(*RUN_ARGS, "--out", str(tmp_path / "a"))
     assert code != 0 and "not enough disk space" in text and "999 bytes are free" in text
     assert not (tmp_path / "a").exists()
@@ -292,10 +296,18 @@ def test_read_only_cache_folder_warns_once_and_caches_in_a_temporary_folder(tmp_
     )
     script = textwrap.dedent(
         """
+        import contextlib, io
         import numba
-        import pinochle_sim.core.jit as j
+        at_import = io.StringIO()
+        with contextlib.redirect_stderr(at_import):
+            import pinochle_sim.core.jit as j
+        assert at_import.getvalue() == ""  # nothing is printed at import
         import tiny_kernel_mod
         assert tiny_kernel_mod.add_one(1) == 2
+        from pinochle_sim.runs.compile import warmup
+        from pinochle_sim.runs.observer import QUIET
+        warmup._warn_once(QUIET)  # the warm-up before a compile says it, once per process
+        warmup._warn_once(QUIET)
         print(numba.config.CACHE_DIR)
         """
     )
@@ -318,7 +330,7 @@ def test_resuming_a_complete_run_compiles_nothing(copy, monkeypatch):
     def must_not_compile(*args, **kwargs):
         raise AssertionError("a complete run needs no kernel")
 
-    monkeypatch.setattr(runner_module, "warm_up", must_not_compile)
+    monkeypatch.setattr(local_backend, "warm", must_not_compile)
     before = snapshot(copy)
     code, out = cli(*RUN_ARGS, "--out", str(copy), "--resume")
     assert code == 0 and "nothing to compute" in out and "estimated" not in out
@@ -329,6 +341,6 @@ def test_resuming_a_complete_run_compiles_nothing(copy, monkeypatch):
 
 def test_overwrite_counts_the_space_it_frees(copy, monkeypatch):
     # 999 bytes free, plus the ~420 kB the old run frees, hold the 280 kB the new one needs
-    monkeypatch.setattr(runner_module, "_free_bytes", lambda out: 999)
+    monkeypatch.setattr(estimate_module, "_free_bytes", lambda out: 999)
     code, out = cli(*RUN_ARGS, "--out", str(copy), "--overwrite")
     assert code == 0, out

@@ -9,13 +9,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from pinochle_sim.analysis.games import game_results
+from pinochle_sim.analysis.game_results import game_results
 from pinochle_sim.cli import main
-from pinochle_sim.engines.games import game_winner as _game_winner
+from pinochle_sim.engines.game_end import game_winner as _game_winner
 from pinochle_sim.rules import get_preset
-from pinochle_sim.runs.games import MAX_DEALS, games_layout, play_games_array
-from pinochle_sim.runs.parallel import threads
-from pinochle_sim.runs.simulate import engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.games import MAX_DEALS, games_layout, play_games_array
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.pool import threads
 from tests.catalog import ALL_PRESETS
 
 

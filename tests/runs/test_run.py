@@ -16,11 +16,13 @@ from click.testing import CliRunner
 from pinochle_sim import decode_hand
 from pinochle_sim.cli import main
 from pinochle_sim.policies import PolicySet
-from pinochle_sim.runs.dataset import MANIFEST, RunFolder, read_provenance
-from pinochle_sim.runs.records import COLUMNS, DOCS, SCHEMA
+from pinochle_sim.runs import runner as runner_module
+from pinochle_sim.runs.inspect.show import hand_record
 from pinochle_sim.runs.runner import run
-from pinochle_sim.runs.show import hand_record
-from pinochle_sim.runs.simulate import play_hands
+from pinochle_sim.runs.simulate.hands import play_hands
+from pinochle_sim.runs.store.files import MANIFEST
+from pinochle_sim.runs.store.read import read_provenance
+from pinochle_sim.runs.store.schema import COLUMNS, DOCS, SCHEMA
 
 N = 5000
 
@@ -125,7 +127,7 @@ def test_provenance_in_every_part(reference_run):
         starts.append((meta["hand_start"], meta["hand_count"]))
     assert starts == [(0, 1024), (1024, 1024), (2048, 1024), (3072, 1024), (4096, 904)]
     from pinochle_sim.rules import get_preset
-    from pinochle_sim.runs.dataset import ruleset_of
+    from pinochle_sim.runs.store.provenance import ruleset_of
 
     assert ruleset_of(read_provenance(reference_run)) == get_preset("partnership")
     result = CliRunner().invoke(main, ["info", str(reference_run)])
@@ -135,10 +137,10 @@ def test_provenance_in_every_part(reference_run):
 def test_same_records_for_any_threads_and_part_size(reference_run, tmp_path):
     ref = _read(reference_run)
     a = tmp_path / "a"
-    run(N, seed=11, out=str(a), part_size=N, threads_=1)
+    run(N, seed=11, out=str(a), part_size=N, threads=1)
     pd.testing.assert_frame_equal(_read(a), ref)
     b = tmp_path / "b"
-    run(N, seed=11, out=str(b), part_size=777, threads_=2)
+    run(N, seed=11, out=str(b), part_size=777, threads=2)
     pd.testing.assert_frame_equal(_read(b), ref)
 
 
@@ -163,21 +165,22 @@ class Boom(Exception):
 
 def test_interrupted_run_resumes_without_gap_or_duplicate(reference_run, tmp_path, monkeypatch):
     out = tmp_path / "r"
-    real = RunFolder.write_part
+    real = runner_module.write_part
     calls = {"n": 0}
 
-    def failing(self, k, table):
+    def failing(computed):
+        path, k, _ = computed
         calls["n"] += 1
         if calls["n"] == 3:
             # a half-written temporary file, as a kill -9 during the write would leave
-            (self.path / f".part-{k:05d}.parquet.tmp-99999").write_bytes(b"PAR1 garbage")
+            (Path(path) / f".part-{k:05d}.parquet.tmp-99999").write_bytes(b"PAR1 garbage")
             raise Boom
-        real(self, k, table)
+        return real(computed)
 
-    monkeypatch.setattr(RunFolder, "write_part", failing)
+    monkeypatch.setattr(runner_module, "write_part", failing)
     with pytest.raises(Boom):
         run(N, seed=11, out=str(out), part_size=1024)
-    monkeypatch.setattr(RunFolder, "write_part", real)
+    monkeypatch.setattr(runner_module, "write_part", real)
     done = sorted(p.name for p in out.glob("part-*.parquet"))
     assert done == ["part-00000.parquet", "part-00001.parquet"]
     assert pd.read_parquet(out).shape[0] == 2048  # readable, only complete parts

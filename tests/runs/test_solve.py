@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from pinochle_sim.bench.solver_times import SolverBench, solver_times
 from pinochle_sim.core.cards import decode_hand, encode_hand
 from pinochle_sim.rules import PRESETS
-from pinochle_sim.runs.bench_solver import SolverBench, solver_times
-from pinochle_sim.runs.solve import _side_points, position_after, solve_deal, trick_play
+from pinochle_sim.runs.inspect.solve import _side_points, position_after, solve_deal, trick_play
 from tests.catalog import ALL_PRESETS
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from pinochle_sim.runs.dataset import column_array
+from pinochle_sim.runs.store.read import column_array
 
 SCRIPT = """
 import sys

@@ -18,16 +18,12 @@ from click.testing import CliRunner
 from fsspec.implementations.memory import MemoryFileSystem
 
 from pinochle_sim.cli import main
-from pinochle_sim.runs.dataset import (
-    DAMAGED,
-    RunFolderError,
-    check_run,
-    read_columns,
-    read_manifest,
-)
 from pinochle_sim.runs.runner import run
-from pinochle_sim.runs.scan import open_dataset
-from pinochle_sim.runs.storage import UrlPath, beside, is_url, location, scheme
+from pinochle_sim.runs.store.check import check_run
+from pinochle_sim.runs.store.files import DAMAGED, RunFolderError, read_manifest
+from pinochle_sim.runs.store.location import UrlPath, beside, is_url, location, scheme
+from pinochle_sim.runs.store.read import read_columns
+from pinochle_sim.runs.store.scan import open_dataset
 
 HANDS, PART = 3000, 1000
 MEM = fsspec.filesystem("memory")

@@ -31,5 +31,5 @@ def test_two_fresh_processes_share_the_cache() -> None:
         assert done.returncode == 0, done.stderr
         outs.append(done.stdout.strip())
     assert outs[0] == outs[1] and outs[0]
-    kernel_entries = list(Path(cache).rglob("kernel.dd_bounds*.nbi"))
+    kernel_entries = list(Path(cache).rglob("driver.dd_bounds*.nbi"))
     assert kernel_entries, "the solver's entry points are cached"

@@ -11,16 +11,11 @@ import pytest
 
 from pinochle_sim.rules import PRESETS
 from pinochle_sim.rules.arrays import rule_array
-from pinochle_sim.runs.solve import position_after, trick_play
+from pinochle_sim.runs.inspect.solve import position_after, trick_play
 from pinochle_sim.solver import Position, solve
-from pinochle_sim.solver.kernel import (
-    dd_best,
-    dd_move_values,
-    dd_solve,
-    new_generation,
-    new_table,
-    pack_trick,
-)
+from pinochle_sim.solver.context import new_generation
+from pinochle_sim.solver.driver import dd_best, dd_move_values, dd_solve
+from pinochle_sim.solver.workspace import new_table, pack_trick
 from tests.catalog import ALL_PRESETS
 from tests.solver.endgames import random_endgame
 

@@ -10,7 +10,7 @@ import pytest
 
 from pinochle_sim.core.cards import hand_faces
 from pinochle_sim.rules import PRESETS
-from pinochle_sim.runs.solve import position_after, trick_play
+from pinochle_sim.runs.inspect.solve import position_after, trick_play
 from pinochle_sim.solver import Position, solve
 from tests.catalog import ALL_PRESETS
 from tests.oracles.alphabeta import ab_value

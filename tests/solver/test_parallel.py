@@ -12,9 +12,10 @@ from numba import prange
 from pinochle_sim.core.jit import pjit
 from pinochle_sim.rules import PRESETS
 from pinochle_sim.rules.arrays import rule_array
-from pinochle_sim.runs.solve import position_after, trick_play
+from pinochle_sim.runs.inspect.solve import position_after, trick_play
 from pinochle_sim.solver import Position
-from pinochle_sim.solver.kernel import H_NODES, dd_solve, new_tables, pack_trick
+from pinochle_sim.solver.driver import dd_solve
+from pinochle_sim.solver.workspace import H_NODES, new_tables, pack_trick
 from tests.solver.test_deals import proven
 
 

@@ -1,17 +1,20 @@
-"""Reports: one pandas function per question (:mod:`.questions`), one chart per question
+"""Reports: one pandas function per question (:mod:`.questions`, :mod:`.questions_two_hand`), one
+chart per question
 (:mod:`.charts`, house style in :mod:`.style`), and a publishable report (:mod:`.report`)."""
 
 from pinochle_sim.analysis.reports.questions import (
     auction_summary,
     bid_vs_meld,
     bidding_side_tricks,
-    early_tricks,
     go_set,
     meld_by_trump_length,
     meld_distribution,
-    meld_laid,
     partner_meld,
     pass_value,
+)
+from pinochle_sim.analysis.reports.questions_two_hand import (
+    early_tricks,
+    meld_laid,
     score_margin,
     win_probability,
 )

@@ -12,7 +12,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
-from pinochle_sim.analysis.reports.questions import FIXED_TRUMP, MARGIN_SIDES
+from pinochle_sim.analysis.reports.questions import FIXED_TRUMP
+from pinochle_sim.analysis.reports.questions_two_hand import MARGIN_SIDES
 from pinochle_sim.analysis.reports.style import (
     PALETTE,
     new_figure,
@@ -20,7 +21,7 @@ from pinochle_sim.analysis.reports.style import (
     subtitle_from,
     top_legend,
 )
-from pinochle_sim.runs.dataset import ruleset_of
+from pinochle_sim.runs.store.provenance import ruleset_of
 
 
 def _rules(meta: dict[str, Any]) -> Any:

@@ -9,15 +9,11 @@ from typing import Any, TypeAlias
 import pandas as pd
 
 from pinochle_sim.rules import Ruleset, get_preset
-from pinochle_sim.runs.dataset import (
-    MANIFEST,
-    read_columns,
-    read_manifest,
-    read_provenance,
-    ruleset_of,
-)
-from pinochle_sim.runs.scan import open_dataset
-from pinochle_sim.runs.storage import UrlPath, location
+from pinochle_sim.runs.store.files import MANIFEST, read_manifest
+from pinochle_sim.runs.store.location import UrlPath, location
+from pinochle_sim.runs.store.provenance import ruleset_of
+from pinochle_sim.runs.store.read import read_columns, read_provenance
+from pinochle_sim.runs.store.scan import open_dataset
 
 Data: TypeAlias = "str | Path | UrlPath | pd.DataFrame"
 

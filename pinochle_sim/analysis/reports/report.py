@@ -11,7 +11,14 @@ from typing import Any
 
 import pandas as pd
 
-from pinochle_sim.analysis.reports import charts, charts_dd, dd, questions, selfcheck
+from pinochle_sim.analysis.reports import (
+    charts,
+    charts_dd,
+    dd_studies,
+    questions,
+    questions_two_hand,
+    selfcheck,
+)
 from pinochle_sim.analysis.reports.load import (
     Data,
     Extent,
@@ -432,53 +439,53 @@ STUDIES: dict[str, Study] = {
     ),
     "meld_laid": Study(
         "Meld scored by hand",
-        questions.meld_laid,
+        questions_two_hand.meld_laid,
         charts.meld_laid,
         _text_meld_laid,
-        requires=questions.STOCK_COLUMNS,
+        requires=questions_two_hand.STOCK_COLUMNS,
     ),
     "early_tricks": Study(
         "The value of winning stock tricks",
-        questions.early_tricks,
+        questions_two_hand.early_tricks,
         charts.early_tricks,
         _text_early_tricks,
-        requires=questions.STOCK_COLUMNS,
+        requires=questions_two_hand.STOCK_COLUMNS,
     ),
     "score_margin": Study(
         "Final score margin",
-        questions.score_margin,
+        questions_two_hand.score_margin,
         charts.score_margin,
         _text_score_margin,
-        requires=questions.STOCK_COLUMNS,
+        requires=questions_two_hand.STOCK_COLUMNS,
     ),
     "card_play_cost": Study(
         "The cost of card play (double dummy)",
-        dd.card_play_cost,
+        dd_studies.card_play_cost,
         charts_dd.card_play_cost,
         _text_card_play_cost,
-        requires=dd.DD_COLUMNS,
+        requires=dd_studies.DD_COLUMNS,
     ),
     "go_set_dd": Study(
         "Going set under perfect play (double dummy)",
-        dd.go_set_dd,
+        dd_studies.go_set_dd,
         charts_dd.go_set_dd,
         _text_go_set_dd,
-        requires=dd.DD_COLUMNS,
+        requires=dd_studies.DD_COLUMNS,
     ),
     "makeable": Study(
         "How often the bots' bids are makeable (double dummy)",
-        dd.makeable,
+        dd_studies.makeable,
         charts_dd.makeable,
         _text_makeable,
-        requires=dd.DD_COLUMNS,
+        requires=dd_studies.DD_COLUMNS,
     ),
     "win_probability": Study(
         "Who wins from here: game win probability by score situation",
-        questions.win_probability,
+        questions_two_hand.win_probability,
         charts.win_probability,
         _text_win_probability,
         lambda r: r.teams == 2,
-        requires=questions.GAME_COLUMNS,
+        requires=questions_two_hand.GAME_COLUMNS,
     ),
 }
 

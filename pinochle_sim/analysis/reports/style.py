@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-import matplotlib as mpl
+import matplotlib
 from matplotlib.figure import Figure
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
@@ -24,7 +24,7 @@ RC = {
     "axes.spines.right": False,
     "axes.grid": True,
     "grid.alpha": 0.3,
-    "axes.prop_cycle": mpl.cycler(color=PALETTE),
+    "axes.prop_cycle": matplotlib.cycler(color=PALETTE),
     "svg.fonttype": "none",
     "svg.hashsalt": "pinochle-sim",  # stable element ids: regenerated charts diff cleanly
 }
@@ -35,7 +35,7 @@ def new_figure(
 ) -> tuple[Figure, list[Any]]:
     """A 1600x900 figure with a title, a provenance subtitle and ``nrows`` x ``ncols`` axes
     (returned row by row)."""
-    with mpl.rc_context(RC):
+    with matplotlib.rc_context(RC):
         fig = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
         axes = fig.subplots(nrows, ncols, squeeze=False).ravel().tolist()
         fig.suptitle(f"{title}\n", fontsize=24, fontweight="bold")
@@ -72,7 +72,7 @@ def styled(func):
     """Run a chart builder inside the house rc settings."""
 
     def wrapper(*args: Any, **kwargs: Any) -> Figure:
-        with mpl.rc_context(RC):
+        with matplotlib.rc_context(RC):
             return func(*args, **kwargs)
 
     wrapper.__name__ = func.__name__
@@ -134,7 +134,7 @@ def fit_width(text: Any, smallest: int) -> None:
     width with a 1% margin each side."""
     fig = text.get_figure()
     width = fig.get_figwidth() * fig.dpi * 0.98
-    with mpl.rc_context(RC):
+    with matplotlib.rc_context(RC):
         while text.get_fontsize() > smallest and text.get_window_extent().width > width:
             text.set_fontsize(text.get_fontsize() - 1)
 
@@ -145,7 +145,7 @@ def save(fig: Figure, path_stem: str, formats: tuple[str, ...] = ("png", "svg"))
     for fmt in formats:
         p = f"{path_stem}.{fmt}"
         meta = {"Date": None} if fmt in ("svg", "pdf") else {}  # reproducible files
-        with mpl.rc_context(RC):
+        with matplotlib.rc_context(RC):
             fig.savefig(p, format=fmt, dpi=DPI, metadata=meta)
         out.append(p)
     return out

@@ -50,7 +50,7 @@ from pinochle_sim.engines.auction.layout import (
 )
 from pinochle_sim.engines.auction.passing import _add_all, _exchange, _remove_all
 from pinochle_sim.engines.auction.scoring import _score_bidding, _score_other
-from pinochle_sim.engines.games import MAX_DEALS, close_deal, grow
+from pinochle_sim.engines.game_end import MAX_DEALS, close_deal, grow
 from pinochle_sim.engines.trickplay import (
     LOG_SIZE,
     MAX_TRICKS,

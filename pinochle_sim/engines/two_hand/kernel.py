@@ -22,7 +22,7 @@ from pinochle_sim.core.deal import _deal_fixed
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_MELD, STREAM_PLAY, stream_init
 from pinochle_sim.core.tricks import add_card, beaters, rank_of, remove_card, suit_len, suit_of
-from pinochle_sim.engines.games import MAX_DEALS, close_deal, grow
+from pinochle_sim.engines.game_end import MAX_DEALS, close_deal, grow
 from pinochle_sim.engines.trickplay import (
     EACH_SEAT_BIDS,
     LOG_SIZE,
@@ -33,6 +33,13 @@ from pinochle_sim.engines.trickplay import (
     TK_WIDTH,
     TK_WINNER,
     play_tricks,
+)
+from pinochle_sim.engines.two_hand.decisions import (
+    choose_dix,
+    choose_meld,
+    meld_params,
+    stock_params,
+    stock_play,
 )
 from pinochle_sim.engines.two_hand.layout import (
     D_ACES,
@@ -58,13 +65,6 @@ from pinochle_sim.engines.two_hand.layout import (
     D_TURNUP,
     D_UP,
     D_WINNER,
-)
-from pinochle_sim.engines.two_hand.policies import (
-    choose_dix,
-    choose_meld,
-    meld_params,
-    stock_params,
-    stock_play,
 )
 from pinochle_sim.engines.two_hand.table import (
     CA_CLASS,

@@ -41,7 +41,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from pinochle_sim.core import cards as C
+from pinochle_sim.core import cards
 from pinochle_sim.core.bits import lowest_bit_index, nonneg, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import remove_card
@@ -103,14 +103,14 @@ MELD_NAMES = (
 )
 """Names of candidate melds by name id (the ``ca`` field 3)."""
 
-_RUN = (C.RA, C.R10, C.RK, C.RQ, C.RJ)
+_RUN = (cards.RA, cards.R10, cards.RK, cards.RQ, cards.RJ)
 
 
 def _packed(faces: list[int]) -> int:
     hand = 0
     for f in faces:
         b = 1 << f
-        hand |= b | ((hand & b) << C.PLANE_BITS)
+        hand |= b | ((hand & b) << cards.PLANE_BITS)
     return hand
 
 
@@ -119,26 +119,28 @@ def candidates(t: MeldTable, trump: int) -> list[tuple[int, int, int, int]]:
 
     Rows worth 0 are not melds. Higher melds come first (the greedy policy's tie order).
     """
-    tf = [C.face(trump, r) for r in range(C.NUM_RANKS)]
+    tf = [cards.face(trump, r) for r in range(cards.NUM_RANKS)]
     run = [tf[r] for r in _RUN]
     rows = [
         (CLASS_SEQUENCE, t.run, run, 0),
-        (CLASS_SEQUENCE, t.run_extra_king, run + [tf[C.RK]], 1),
-        (CLASS_SEQUENCE, t.run_extra_queen, run + [tf[C.RQ]], 2),
-        (CLASS_SEQUENCE, t.run_trump_marriage, run + [tf[C.RK], tf[C.RQ]], 3),
+        (CLASS_SEQUENCE, t.run_extra_king, run + [tf[cards.RK]], 1),
+        (CLASS_SEQUENCE, t.run_extra_queen, run + [tf[cards.RQ]], 2),
+        (CLASS_SEQUENCE, t.run_trump_marriage, run + [tf[cards.RK], tf[cards.RQ]], 3),
         (CLASS_SEQUENCE, t.double_run, run + run, 4),
-        (CLASS_SEQUENCE, t.trump_marriage, [tf[C.RK], tf[C.RQ]], 5),
+        (CLASS_SEQUENCE, t.trump_marriage, [tf[cards.RK], tf[cards.RQ]], 5),
     ]
-    for s in range(C.NUM_SUITS):
+    for s in range(cards.NUM_SUITS):
         if s != trump:
-            rows.append((CLASS_SEQUENCE, t.marriage, [C.face(s, C.RK), C.face(s, C.RQ)], 6))
-    pin = [C.face(C.S, C.RQ), C.face(C.D, C.RJ)]
+            rows.append(
+                (CLASS_SEQUENCE, t.marriage, [cards.face(s, cards.RK), cards.face(s, cards.RQ)], 6)
+            )
+    pin = [cards.face(cards.S, cards.RQ), cards.face(cards.D, cards.RJ)]
     rows += [
         (CLASS_PINOCHLE, t.pinochle, pin, 7),
         (CLASS_PINOCHLE, t.double_pinochle, pin + pin, 8),
     ]
-    for i, r in enumerate((C.RA, C.RK, C.RQ, C.RJ)):
-        row = [C.face(s, r) for s in range(C.NUM_SUITS)]
+    for i, r in enumerate((cards.RA, cards.RK, cards.RQ, cards.RJ)):
+        row = [cards.face(s, r) for s in range(cards.NUM_SUITS)]
         rows += [
             (CLASS_AROUND, t.around[i], row, 9 + i),
             (CLASS_AROUND, t.eight[i], row + row, 13 + i),
@@ -151,7 +153,7 @@ def candidates(t: MeldTable, trump: int) -> list[tuple[int, int, int, int]]:
 @lru_cache(maxsize=16)
 def _candidate_array(t: MeldTable) -> np.ndarray:
     a = np.zeros(CA_SIZE, dtype=np.int64)
-    for trump in range(C.NUM_SUITS):
+    for trump in range(cards.NUM_SUITS):
         rows = candidates(t, trump)
         base = trump * CA_STRIDE
         a[base + CA_COUNT] = len(rows)

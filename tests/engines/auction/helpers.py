@@ -13,9 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pinochle_sim.policies import PolicySet
-from pinochle_sim.runs.simulate import (
-    play_hands,
-)
+from pinochle_sim.runs.simulate.hands import play_hands
 from tests.catalog import FOUR_SEAT_PRESETS
 from tests.oracles.reference import (
     RANKS,

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pinochle_sim import decode_hand
-from pinochle_sim.runs.records import COLUMNS
+from pinochle_sim.runs.store.schema import COLUMNS
 from tests.engines.auction.helpers import (
     ACE_FACES,
     N_BATCH,

@@ -10,10 +10,8 @@ import pytest
 from pinochle_sim.engines.auction.bidding import MAX_CALLS, _auction
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.rules import get_preset
-from pinochle_sim.runs.show import hand_record
-from pinochle_sim.runs.simulate import (
-    engine_inputs,
-)
+from pinochle_sim.runs.inspect.show import hand_record
+from pinochle_sim.runs.simulate.hands import engine_inputs
 from tests.engines.auction.helpers import (
     PRESET_NAMES,
     PRESETS,

@@ -9,9 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from pinochle_sim.runs.simulate import (
-    play_hands,
-)
+from pinochle_sim.runs.simulate.hands import play_hands
 from tests.engines.auction.helpers import (
     POLICY_SETS,
     face_counts,

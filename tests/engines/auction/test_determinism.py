@@ -8,12 +8,9 @@ import pytest
 
 from pinochle_sim import decode_hand
 from pinochle_sim.rules import get_preset
-from pinochle_sim.runs.records import COLUMNS
-from pinochle_sim.runs.show import hand_record
-from pinochle_sim.runs.simulate import (
-    MAX_SEED,
-    play_hands,
-)
+from pinochle_sim.runs.inspect.show import hand_record
+from pinochle_sim.runs.simulate.hands import MAX_SEED, play_hands
+from pinochle_sim.runs.store.schema import COLUMNS
 from tests.engines.auction.helpers import (
     N_BATCH,
     POLICY_SETS,
@@ -31,11 +28,11 @@ from tests.oracles.reference import (
 @pytest.mark.parametrize("policy", ["default", "all-random-play-on", "random-pass"])
 def test_results_do_not_depend_on_threads_or_chunks(policy: str) -> None:
     pol = POLICY_SETS[policy]
-    base = play_hands(seed=7, start=123, count=3000, policies=pol, threads_=1, chunk=4096)
+    base = play_hands(seed=7, start=123, count=3000, policies=pol, threads=1, chunk=4096)
     threads = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
     for t in threads:
         for chunk in (1, 7, 4096):
-            other = play_hands(seed=7, start=123, count=3000, policies=pol, threads_=t, chunk=chunk)
+            other = play_hands(seed=7, start=123, count=3000, policies=pol, threads=t, chunk=chunk)
             assert cols_equal(base, other), (t, chunk)
     assert cols_equal(base, play_hands(seed=7, start=123, count=3000, policies=pol))
 
@@ -165,8 +162,8 @@ def test_empty_range_and_bad_arguments() -> None:
         {"chunk": 0},
         {"dealer": 4},
         {"dealer": -1},
-        {"threads_": 0},
-        {"threads_": numba.config.NUMBA_NUM_THREADS + 1},
+        {"threads": 0},
+        {"threads": numba.config.NUMBA_NUM_THREADS + 1},
     ]
     for kwargs in bad:
         with pytest.raises(ValueError):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pinochle_sim.runs.show import hand_record
+from pinochle_sim.runs.inspect.show import hand_record
 from tests.engines.auction.helpers import (
     POLICY_SETS,
     PRESET_NAMES,

@@ -11,8 +11,8 @@ import pytest
 
 from pinochle_sim import decode_hand
 from pinochle_sim.policies import PolicySet
-from pinochle_sim.runs.show import format_hand, hand_record
-from pinochle_sim.runs.simulate import play_hands
+from pinochle_sim.runs.inspect.show import format_hand, hand_record
+from pinochle_sim.runs.simulate.hands import play_hands
 from tests.oracles.reference import ref_auction, ref_check_play, ref_meld
 
 POINTS = {"A": 10, "10": 10, "K": 10, "Q": 0, "J": 0, "9": 0}  # docs/rules.md 2, three-hand column
@@ -128,8 +128,8 @@ def test_batch_invariants_and_columns():
 
 
 def test_three_hand_is_deterministic_across_threads_and_chunks():
-    a = play_hands(seed=3, count=3000, rules="three-hand", threads_=1, chunk=7)
-    b = play_hands(seed=3, count=3000, rules="three-hand", threads_=2, chunk=4096)
+    a = play_hands(seed=3, count=3000, rules="three-hand", threads=1, chunk=7)
+    b = play_hands(seed=3, count=3000, rules="three-hand", threads=2, chunk=4096)
     for k in a:
         assert np.array_equal(a[k], b[k]), k
     one = play_hands(seed=3, start=1234, count=1, rules="three-hand")

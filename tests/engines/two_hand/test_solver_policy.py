@@ -17,10 +17,10 @@ from pinochle_sim.core.cards import encode_hand, parse_cards
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.policies.solver_play import unseen_copies
 from pinochle_sim.policies.view import pack_trick_rules
-from pinochle_sim.runs.dd import dd_part
-from pinochle_sim.runs.parallel import threads
-from pinochle_sim.runs.simulate import engine_inputs, play_hands, play_hands_array
-from pinochle_sim.runs.solve import position_after, trick_play
+from pinochle_sim.runs.inspect.solve import position_after, trick_play
+from pinochle_sim.runs.simulate.dd import dd_part
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands, play_hands_array
+from pinochle_sim.runs.simulate.pool import threads
 
 SOLVER = PolicySet.from_options(play="solver")
 GREEDY = PolicySet.from_options()

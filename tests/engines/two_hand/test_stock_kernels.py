@@ -16,7 +16,7 @@ import random
 import numpy as np
 import pytest
 
-from pinochle_sim.engines.two_hand.policies import _cheapest, _cheapest_scan
+from pinochle_sim.engines.two_hand.decisions import _cheapest, _cheapest_scan
 from pinochle_sim.policies.play import pack_points
 from tests.policies.test_play_kernels import POINT_TABLES
 

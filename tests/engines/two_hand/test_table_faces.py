@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from pinochle_sim.core import cards as C
-from pinochle_sim.engines.two_hand.policies import meld_outlook
+from pinochle_sim.engines.two_hand.decisions import meld_outlook
 from pinochle_sim.engines.two_hand.table import (
     CLASS_SEQUENCE,
     CS_FACES,

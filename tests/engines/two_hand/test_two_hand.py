@@ -32,9 +32,9 @@ from pinochle_sim.engines.two_hand.table import (
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.rules import get_preset
 from pinochle_sim.rules.arrays import RA_FOLLOW, RA_HEAD, RA_TRUMP, rule_array
-from pinochle_sim.runs.parallel import threads
-from pinochle_sim.runs.show import format_hand, hand_record
-from pinochle_sim.runs.simulate import engine_inputs, play_hands, play_hands_array
+from pinochle_sim.runs.inspect.show import format_hand, hand_record
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands, play_hands_array
+from pinochle_sim.runs.simulate.pool import threads
 from tests.oracles.reference_two_hand import round_tens_7up, validate_two_hand
 
 TWO = get_preset("two-hand")
@@ -436,7 +436,7 @@ def test_dix_exchange_and_the_turned_up_nine():
 
 @pytest.mark.parametrize("name", list(POLICY_SETS))
 def test_two_hand_policies_are_deterministic_and_leave_inputs_alone(name):
-    from pinochle_sim.runs.simulate import trace_arrays
+    from pinochle_sim.runs.simulate.hands import trace_arrays
 
     inputs = engine_inputs("two-hand", POLICY_SETS[name])
     arrays = (inputs.ra, inputs.ma, inputs.xa, inputs.pp)

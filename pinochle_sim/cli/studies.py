@@ -1,0 +1,363 @@
+"""Studies: ``report`` (every chart and table of a run folder), ``compare`` (a duplicate match of
+two policy sets), ``sweep`` (one parameter over a range) and ``advise`` (what to bid with a
+hand).
+
+The analysis layer (pandas and matplotlib) loads only when one of these commands runs: its
+names are read from the package top inside the commands, which keeps them out of the start of
+every other command.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+import pinochle_sim
+from pinochle_sim import PolicySet, Ruleset, beside, engine_inputs, holds_files, location
+from pinochle_sim.cli.options import (
+    PolicySpecParam,
+    RunLocation,
+    cluster_backend,
+    cluster_option,
+    count_option,
+    local_out,
+    make_policies,
+    parse_count,
+    policy_options,
+    rules_option,
+    seed_option,
+    threads_option,
+    user_errors,
+)
+from pinochle_sim.cli.progress import Progress
+
+
+@click.command()
+@click.argument("run_dir", type=RunLocation(file_okay=False))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Report folder [default: RUN_DIR-report, beside the run].",
+)
+@click.option(
+    "--format",
+    "formats",
+    default="png,svg",
+    show_default=True,
+    help="Chart formats, comma-separated (png, svg, pdf).",
+)
+@click.option(
+    "--only",
+    multiple=True,
+    metavar="NAME",
+    help="Only these studies (repeatable); see the list below.",
+)
+@click.option(
+    "--allow-partial",
+    is_flag=True,
+    help="Report on a partial run (interrupted, or a part missing): every title then says "
+    "'partial run' and the hands actually read.",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Exit with status 1 when the self-check fails (an estimate more than 4.5 standard "
+    "errors from its exact value); the report is written either way.",
+)
+@user_errors
+def report(
+    run_dir: str,
+    out: str | None,
+    formats: str,
+    only: tuple[str, ...],
+    allow_partial: bool,
+    strict: bool,
+) -> None:
+    """Write every chart, every table as CSV and a publishable report.md for a run folder.
+
+    A partial run is refused: finish it with `pinochle-sim run ... --resume`, or pass
+    --allow-partial. report.md shows the PNG charts (SVG if only svg is asked for; with pdf
+    alone, PNGs are written for it too) and links the other formats.
+
+    Estimates with an exact value (the dealt hands' meld) are printed beside it with a
+    z-score (self_check.csv, end of report.md); a |z| above 4.5 fails the self-check: a
+    warning on top of report.md and here, and exit status 1 with --strict.
+
+    Studies (those that apply to the run's rules): meld_by_trump_length, meld_distribution,
+    partner_meld, pass_value, bid_vs_meld, go_set, bidding_side_tricks, auction_summary;
+    three-hand: widow_value; two-hand: meld_laid, early_tricks, score_margin; games runs
+    (run --games): win_probability.
+
+    \b
+    Examples:
+      pinochle-sim report results/runs/partnership-seed0-1000000
+      pinochle-sim report r/j7 --out blog/ --format png --only go_set --only pass_value
+      pinochle-sim report results/runs/two-hand-seed0-1000000
+      pinochle-sim report r/interrupted --allow-partial --format pdf
+    """
+    fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
+    # Beside the run, not inside it: Parquet readers scan the whole run folder.
+    target = local_out(out, "report") or beside(run_dir, "-report")
+    try:
+        md = pinochle_sim.write_report(
+            run_dir,
+            target,
+            fmts,
+            list(only) or None,
+            progress=lambda name: click.echo(f"  {name}", err=True),
+            allow_partial=allow_partial,
+            strict=True,
+        )
+    except pinochle_sim.SelfCheckError as e:
+        if strict:
+            raise click.ClickException(str(e)) from None
+        click.echo(f"warning: {e}", err=True)
+        md = e.path
+    click.echo(f"report written: {md}  (open it in any Markdown viewer)")
+
+
+@click.command("compare")
+@click.argument("a", type=PolicySpecParam())
+@click.argument("b", type=PolicySpecParam())
+@count_option
+@seed_option
+@rules_option
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output folder [default: results/compare/<A>-vs-<B>-seed<S>-<N>].")  # fmt: skip
+@click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@threads_option
+@cluster_option
+@user_errors
+def compare_command(
+    a: tuple[str, PolicySet],
+    b: tuple[str, PolicySet],
+    hands_text: str,
+    seed: int,
+    ruleset: Ruleset,
+    out: str | None,
+    overwrite: bool,
+    threads: int | None,
+    cluster: str | None,
+) -> None:
+    """Duplicate tournament of policy sets A and B: every deal is played once per side, A and
+    B swapping seats (three-hand: A in each seat in turn, B in the others), so card luck
+    cancels. Prints A's gain per deal with a 95% CI, make, set and
+    stuck rates and mean bid of each; writes pairs.parquet (one row per deal), summary.csv/json
+    and a chart.
+
+    A and B: `default`, KIND=NAME and KIND.PARAM=VALUE items joined by commas, or a TOML file
+    (`play = "counting"` and a [params] table with e.g. `bid.margin = 20`).
+
+    \b
+    Examples:
+      pinochle-sim compare play=counting default --hands 1e5
+      pinochle-sim compare bid.margin=20 bid.margin=-20 --hands 2e5 --seed 3
+      pinochle-sim compare meld=random default --rules two-hand
+      pinochle-sim compare play=counting default --hands 1e7 --cluster tcp://10.0.0.5:8786
+    """
+    n = parse_count(hands_text)
+    label = f"{a[0]}-vs-{b[0]}"
+    target = out or pinochle_sim.default_study_out("compare", label, ruleset, seed, n)
+    pinochle_sim.check_output(target, overwrite, "pairs.parquet")
+    pinochle_sim.check_match(ruleset, a[1], b[1], n, seed)
+    with cluster_backend(cluster, threads) as backend:
+        detail = backend.throughput if backend else None
+        bar = Progress(pinochle_sim.plays_per_deal(ruleset) * n, detail=detail)
+        try:
+            match = pinochle_sim.compare(ruleset, a, b, n, seed, threads=threads,
+                                         backend=backend, observer=bar)  # fmt: skip
+        finally:
+            bar.close()
+    path = pinochle_sim.write_match(match, target, overwrite)
+    for line in match.lines():
+        click.echo(line)
+    click.echo(f"written: {path}/pairs.parquet, summary.csv, compare.png")
+
+
+@click.command("sweep")
+@click.option(
+    "--param",
+    "param_text",
+    required=True,
+    metavar="KIND.NAME=START:STOP:STEP",
+    help="The parameter and its values, e.g. bid.margin=-40:40:10 or bid.risk=60,75,90.",
+)
+@click.option("--base", type=PolicySpecParam(), default="default", show_default=True,
+              help="Policies the swept parameter is set on.")  # fmt: skip
+@click.option("--against", type=PolicySpecParam(), default="default", show_default=True,
+              help="The fixed opponent.")  # fmt: skip
+@count_option
+@seed_option
+@rules_option
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Output folder [default: results/sweep/<rules>-<param>-seed<S>-<N>].",
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@threads_option
+@cluster_option
+@user_errors
+def sweep_command(
+    param_text: str,
+    base: tuple[str, PolicySet],
+    against: tuple[str, PolicySet],
+    hands_text: str,
+    seed: int,
+    ruleset: Ruleset,
+    out: str | None,
+    overwrite: bool,
+    threads: int | None,
+    cluster: str | None,
+) -> None:
+    """Sweep one policy parameter: each value plays a duplicate match against a fixed opponent
+    on the same deals. Prints and charts the gain per deal, mean score, make rate and mean bid
+    against the parameter, with 95% confidence bands; writes sweep.csv and diffs.parquet.
+
+    \b
+    Examples:
+      pinochle-sim sweep --param bid.margin=-40:40:10 --hands 1e5
+      pinochle-sim sweep --param bid.risk=60,75,90 --base bid=calibrated --against default
+      pinochle-sim sweep --param bid.margin=-40:40:10 --hands 1e6 --cluster local:2
+    """
+    try:
+        key, values = pinochle_sim.parse_range(param_text)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--param") from None
+    n = parse_count(hands_text)
+    target = out or pinochle_sim.default_study_out("sweep", key, ruleset, seed, n)
+    pinochle_sim.check_output(target, overwrite, "sweep.csv")
+    with cluster_backend(cluster, threads) as backend:
+        detail = backend.throughput if backend else None
+        bar = Progress(pinochle_sim.plays_per_deal(ruleset) * n * len(values), detail=detail)
+        try:
+            table, diffs = pinochle_sim.sweep(
+                ruleset, base[1], key, values, against[1], n, seed,
+                threads=threads, backend=backend, observer=bar,
+            )  # fmt: skip
+        finally:
+            bar.close()
+    meta = pinochle_sim.sweep_meta(ruleset, key, values, base, against, n, seed)
+    path = pinochle_sim.write_sweep(table, diffs, meta, target, overwrite)
+    for line in pinochle_sim.sweep_lines(table, key):
+        click.echo(line)
+    click.echo(f"written: {path}/sweep.csv, diffs.parquet, sweep.png")
+
+
+@click.command("advise")
+@click.argument("cards", nargs=-1, required=True)
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat.")
+@click.option("--dealer", type=int, default=None, help="The dealer seat [default: rotates].")
+@rules_option
+@click.option(
+    "--hands",
+    "hands_text",
+    default="20000",
+    show_default=True,
+    metavar="N",
+    help="Simulated deals per trump suit (1e5 gives P(make) CIs of about ±0.3 percentage points).",
+)
+@seed_option
+@click.option(
+    "--risk",
+    type=int,
+    default=75,
+    show_default=True,
+    help="Report the highest bid made at least this percentage of the time (1..99).",
+)
+@click.option("--upcard", default=None, help="Two-hand: the turned-up trump card, e.g. 9H.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Also write the deals with your hand fixed as a normal run folder (auction by the "
+    "policies, nothing forced).",
+)
+@click.option(
+    "--chart",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the P(make) chart to this path (PNG and SVG; no suffix needed).",
+)
+@click.option("--overwrite", is_flag=True, help="Replace the --out folder if it already exists.")
+@threads_option
+@cluster_option
+@policy_options
+@user_errors
+def advise_command(
+    cards: tuple[str, ...],
+    seat: int,
+    dealer: int | None,
+    ruleset: Ruleset,
+    hands_text: str,
+    seed: int,
+    risk: int,
+    upcard: str | None,
+    as_json: bool,
+    out: str | None,
+    chart: str | None,
+    overwrite: bool,
+    threads: int | None,
+    cluster: str | None,
+    params: tuple[str, ...],
+    **policy_names: str,
+) -> None:
+    """What should I bid with this hand? Simulates deals with your cards fixed in your seat.
+
+    For each trump: your meld now, the meld after the pass (mean, 10/50/90%), the trick points
+    you can expect as the bidder, and for each bid P(make) with a 95% CI and the expected hand
+    score. The other seats play the chosen policies: the odds are against this table, not
+    against perfect play (docs/advise.md defines "made"). Two-hand: expected deal score and
+    P(win the deal), given the up-card if you pass --upcard.
+
+    \b
+    Examples:
+      pinochle-sim advise AS AS 10S KS QS JS 9S KH QH AD AC 9C
+      pinochle-sim advise "AH AH 10H KH QH JH 9D KC QC JC 9C KS" --seat 1 --risk 60 --json
+      pinochle-sim advise "AS AS AH AH 10H KH QH JH 9D KC QC JC" --rules two-hand --upcard 9H
+      pinochle-sim advise AS AS 10S KS QS JS 9S KH QH AD AC 9C --hands 1e6 --cluster local:2
+    """
+    if not 1 <= risk <= 99:
+        raise click.BadParameter(f"a percentage between 1 and 99, got {risk}", param_hint="--risk")
+    n = parse_count(hands_text)
+    policies = make_policies(policy_names, params)
+    if chart and not engine_inputs(ruleset, policies).engine.has_auction:
+        raise click.ClickException(
+            f"--chart draws P(make) against the bid, and rules {ruleset.name!r} have no auction"
+        )
+    if chart and os.path.splitext(chart)[1].lower() in (".png", ".svg", ".pdf"):
+        chart = os.path.splitext(chart)[0]  # the chart is written as PNG and SVG
+    if out and not overwrite and holds_files(location(out)):  # before the deals, not after
+        raise click.ClickException(f"{out!r} already exists: pass --overwrite to replace it")
+    with cluster_backend(cluster, threads, quiet=as_json) as backend:
+        bar = Progress(pinochle_sim.hands_needed(ruleset, n), quiet=as_json)
+        try:
+            a = pinochle_sim.advise(" ".join(cards), seat, dealer, ruleset, n, seed, risk,
+                                    policies, upcard, threads=threads, backend=backend,
+                                    observer=bar)  # fmt: skip
+        finally:
+            bar.close()
+        files = []
+        if chart and a.two_hand is None:
+            files = pinochle_sim.advice_chart(a, chart)
+        if out:
+            spec = pinochle_sim.RunSpec(n, seed, ruleset, policies, fixed={seat: a.cards},
+                                        dealer=dealer)  # fmt: skip
+            pinochle_sim.run(spec, out, overwrite=overwrite, threads=threads, backend=backend)
+    if as_json:
+        click.echo(json.dumps(a.to_json()))
+        return
+    for line in a.lines():
+        click.echo(line)
+    for f in files:
+        click.echo(f"chart: {f}")
+    if out:
+        click.echo(f"run folder: {out} ({n:,} hands with seat {seat}'s hand fixed)")
+
+
+COMMANDS = (report, compare_command, sweep_command, advise_command)

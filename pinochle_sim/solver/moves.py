@@ -1,0 +1,219 @@
+"""Move generation and ordering: the legal faces of the seat to move, one representative of
+each run of equivalent cards (:func:`_reps`), ordered best first for a cut-off (:func:`_order`),
+the table's move first when it has one."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index
+from pinochle_sim.core.jit import jit
+from pinochle_sim.core.tricks import (
+    PLANE,
+    SUIT_MASK,
+    beaters,
+    legal_mask,
+)
+from pinochle_sim.solver.context import (
+    _pts,
+)
+from pinochle_sim.solver.workspace import (
+    CX_FOLLOW,
+    CX_HEAD,
+    CX_MUST_TRUMP,
+    CX_PLAYERS,
+    CX_SIDE,
+    CX_TRUMP,
+    H_CTX,
+    H_HANDS,
+    LOSE_ORDER,
+    RANK_FACES,
+    TAKE_ORDER,
+)
+
+
+@jit
+def _reps(tt: np.ndarray, legal: int, own: int, occ: int) -> int:
+    """One face of each class of equivalent legal faces: the lowest.
+
+    ``g`` below ``f`` in one suit, both held only by the seat to move (no other copy in another
+    hand or on the table), no other card between them and equal points: playing either leaves
+    the same game up to renaming, since no other card can fall between them (cards only leave).
+    """
+    out = 0
+    every = own | occ
+    m = legal
+    while m:
+        f = lowest_bit_index(m)
+        b = 1 << f
+        m ^= b
+        below = every & SUIT_MASK[f // 6] & (b - 1)
+        if below and not (occ & b):
+            g = highest_bit_index(below)
+            gb = 1 << g
+            if (own & gb) and not (occ & gb) and _pts(tt, g) == _pts(tt, f):
+                continue
+        out |= b
+    return out
+
+
+@jit
+def _legal_for(tt: np.ndarray, seat: int, led: int, wf: int) -> int:
+    """Legal faces of ``seat`` to a trick led in ``led`` that ``wf`` is winning."""
+    return legal_mask(
+        tt[H_HANDS + seat] & PLANE,
+        led,
+        wf,
+        tt[H_CTX + CX_TRUMP],
+        tt[H_CTX + CX_FOLLOW] != 0,
+        tt[H_CTX + CX_MUST_TRUMP] != 0,
+        tt[H_CTX + CX_HEAD],
+    )
+
+
+@jit
+def _order(
+    tt: np.ndarray, fb: int, moves: int, seat: int, k: int, led: int, wf: int, ws: int, hint: int
+) -> int:
+    """Write ``moves`` (a face mask) into frame ``fb`` in search order; returns how many.
+
+    First the table's remembered best move; then the cards with which the side takes the
+    trick (by a guess: each later opponent of the card winning so far beats it with its lowest
+    card that can; measured 16% fewer nodes than its highest, 37% fewer than stopping at the
+    first), the most points first, cheapest rank first; then the others, fewest points first,
+    lowest rank first (the rank orders are :data:`TAKE_ORDER` and :data:`LOSE_ORDER`)."""
+    trump = tt[H_CTX + CX_TRUMP]
+    players = tt[H_CTX + CX_PLAYERS]
+    follow = tt[H_CTX + CX_FOLLOW] != 0
+    must_trump = tt[H_CTX + CX_MUST_TRUMP] != 0
+    sides = tt[H_CTX + CX_SIDE]
+    tmask = SUIT_MASK[trump]
+    hands = (
+        tt[H_HANDS] & PLANE,
+        tt[H_HANDS + 1] & PLANE,
+        tt[H_HANDS + 2] & PLANE,
+        tt[H_HANDS + 3] & PLANE,
+    )
+    mine = (sides >> seat) & 1
+    takes = 0
+    m = moves
+    if hint >= 0:
+        m &= ~(1 << hint)
+    rest = m
+    if k > 0:
+        # following: the led suit is known, so what each later seat may play (before heading,
+        # which only narrows it to the cards counted here) is the same for every move
+        b1, s1 = _later(hands, seat, 1, k, players, led, tmask, follow, must_trump)
+        b2, s2 = _later(hands, seat, 2, k, players, led, tmask, follow, must_trump)
+        while m:
+            f = lowest_bit_index(m)
+            m ^= 1 << f
+            if (beaters(wf, trump) >> f) & 1:
+                w = f
+                wseat = seat
+            else:
+                w = wf
+                wseat = ws
+            if s1 >= 0 and (sides >> s1) & 1 != (sides >> wseat) & 1:
+                over = b1 & beaters(w, trump)
+                if over:
+                    w = lowest_bit_index(over)
+                    wseat = s1
+            if s2 >= 0 and (sides >> s2) & 1 != (sides >> wseat) & 1:
+                over = b2 & beaters(w, trump)
+                if over:
+                    wseat = s2
+            if (sides >> wseat) & 1 == mine:
+                takes |= 1 << f
+    suit = -1
+    b1 = b2 = b3 = 0
+    s1 = s2 = s3 = -1
+    while m:  # leading (moves come suit by suit: the later seats' options change with it)
+        f = lowest_bit_index(m)
+        m ^= 1 << f
+        if f // 6 != suit:
+            suit = f // 6
+            b1, s1 = _later(hands, seat, 1, 0, players, suit, tmask, follow, must_trump)
+            b2, s2 = _later(hands, seat, 2, 0, players, suit, tmask, follow, must_trump)
+            b3, s3 = _later(hands, seat, 3, 0, players, suit, tmask, follow, must_trump)
+        w = f
+        wseat = seat
+        if s1 >= 0 and (sides >> s1) & 1 != (sides >> wseat) & 1:
+            over = b1 & beaters(w, trump)
+            if over:
+                w = lowest_bit_index(over)
+                wseat = s1
+        if s2 >= 0 and (sides >> s2) & 1 != (sides >> wseat) & 1:
+            over = b2 & beaters(w, trump)
+            if over:
+                w = lowest_bit_index(over)
+                wseat = s2
+        if s3 >= 0 and (sides >> s3) & 1 != (sides >> wseat) & 1:
+            over = b3 & beaters(w, trump)
+            if over:
+                wseat = s3
+        if (sides >> wseat) & 1 == mine:
+            takes |= 1 << f
+    n = 0
+    if hint >= 0 and (moves >> hint) & 1:
+        tt[fb] = hint
+        n = 1
+    n = _emit(tt, fb, n, takes, TAKE_ORDER)
+    return _emit(tt, fb, n, rest & ~takes, LOSE_ORDER)
+
+
+@jit
+def _later(
+    hands: tuple[int, int, int, int], seat: int, j: int, k: int, players: int, led: int,
+    tmask: int, follow: bool, must_trump: bool,
+) -> tuple[int, int]:  # fmt: skip
+    """(what may be played, seat) of the ``j``-th seat after ``seat`` in a trick with ``k``
+    cards played before ``seat``'s; (0, -1) when that seat has already played."""
+    if k + j >= players:
+        return 0, -1
+    s = (seat + j) % players
+    hs = hands[s]
+    base = hs & SUIT_MASK[led] if follow else 0
+    if not base:
+        base = hs & tmask if must_trump else 0
+        if not base:
+            base = hs
+    return base, s
+
+
+@jit
+def _emit(tt: np.ndarray, fb: int, n: int, faces: int, order: int) -> int:
+    """Append ``faces`` to frame ``fb`` rank by rank in the context's ``order`` (a header slot
+    holding 6 ranks, 4 bits each), suits in order within a rank; returns the new count."""
+    ranks = tt[H_CTX + order]
+    for i in range(6):
+        r = (ranks >> (4 * i)) & 15
+        m = faces & RANK_FACES[r]
+        while m:
+            f = lowest_bit_index(m)
+            m ^= 1 << f
+            tt[fb + n] = f
+            n += 1
+    return n
+
+
+@jit
+def _gen(
+    tt: np.ndarray, fb: int, seat: int, k: int, led: int, wf: int, ws: int, tbl: int, hint: int
+) -> int:
+    """Order the distinct non-equivalent legal faces of ``seat`` into frame ``fb``."""
+    own = tt[H_HANDS + seat] & PLANE
+    occ = tbl
+    for s in range(tt[H_CTX + CX_PLAYERS]):
+        if s != seat:
+            occ |= tt[H_HANDS + s] & PLANE
+    legal = legal_mask(
+        own,
+        led,
+        wf,
+        tt[H_CTX + CX_TRUMP],
+        tt[H_CTX + CX_FOLLOW] != 0,
+        tt[H_CTX + CX_MUST_TRUMP] != 0,
+        tt[H_CTX + CX_HEAD],
+    )
+    return _order(tt, fb, _reps(tt, legal, own, occ), seat, k, led, wf, ws, hint)
