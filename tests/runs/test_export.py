@@ -1,6 +1,6 @@
 """``export --decoded``: runs readable without this package (cards as text, trump as a letter,
-seats as names), checked against the deck itself and against ``show``; and the recipes of docs/runs.md
-for reading a run folder, run exactly as printed there."""
+seats as names), checked against the deck itself and against ``show``; and the recipes of
+docs/runs.md for reading a run folder, run exactly as printed there."""
 
 from __future__ import annotations
 
