@@ -22,17 +22,10 @@ atexit.register(shutil.rmtree, _RECORD_DIR, ignore_errors=True)
 os.environ["PINOCHLE_SIM_COMPILE_RECORD"] = str(Path(_RECORD_DIR) / "compile-seconds.json")
 
 import pytest  # noqa: E402
-from click.testing import CliRunner  # noqa: E402
 
 from tests.catalog import ALL_PRESETS  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
-
-
-@pytest.fixture
-def runner() -> CliRunner:
-    """A click runner for the command line."""
-    return CliRunner()
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,7 @@
 """The generated documents (docs/policies.md, docs/records.md) match the registries they are
 generated from, and every document the index lists exists. Rewrite the generated ones with
-``python -m tests.test_docs --write``."""
+``python -m tests.test_docs --write``. That the ``rules`` command prints the meld tables of
+docs/rules.md is tested in tests/cli/test_docs.py."""
 
 from __future__ import annotations
 
@@ -10,9 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pinochle_sim.cli import main
 from pinochle_sim.policies.registry import REGISTRY, policies_markdown
 from pinochle_sim.rules import PRESETS, MeldTable, Ruleset
 from pinochle_sim.rules.ruleset import MELD_TABLES
@@ -135,17 +134,6 @@ def test_rules_doc_meld_tables_are_the_code_tables() -> None:
         for name, (key, i) in MELD_FIELDS.items():
             value = getattr(table, key) if i is None else getattr(table, key)[i]
             assert doc[letter][name] == value, (letter, name)
-
-
-@pytest.mark.parametrize("preset", ALL_PRESETS)
-def test_rules_command_prints_the_preset_meld_table_of_the_doc(preset: str) -> None:
-    out = CliRunner().invoke(main, ["rules", preset]).output
-    assert ".txt" not in out  # no seed file names a user cannot open
-    letter = dict(tables(doc_section("### All four tables"))[1])  # the preset -> table list
-    assert f"meld table {letter[f'`{preset}`']} (points" in out
-    body = out.split("\nmeld table ", 1)[1].splitlines()[1:]
-    printed = {line[2:26].strip(): int(line.split()[-1]) for line in body if line[:2] == "  "}
-    assert printed == doc_meld_tables()[letter[f"`{preset}`"]]
 
 
 if __name__ == "__main__":

@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pinochle_sim.rules import resolve_rules
 from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.runs.inspect.solve import position_after, trick_play
+from pinochle_sim.runs.simulate.hands import engine_inputs
 from pinochle_sim.solver.context import new_generation
 from pinochle_sim.solver.driver import dd_solve
 from pinochle_sim.solver.workspace import H_NODES, new_table, pack_trick
@@ -92,7 +92,7 @@ def solver_times(
 
     ``progress(done, deals, seconds)`` is called after each hand (seconds: the solves' CPU
     time so far), so that a caller can show that a long run is moving."""
-    r = resolve_rules(rules)
+    r = engine_inputs(rules).rules
     ra = rule_array(r)
     tt = new_table(table_bits)
     tt[H_NODES + 1 :] += 0  # fault every page in now (~0.3 s for 128 MB), not in a timed solve

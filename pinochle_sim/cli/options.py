@@ -20,6 +20,7 @@ from pinochle_sim import (
     MAX_THREADS,
     POLICY_KINDS,
     REGISTRY,
+    Observer,
     PolicySet,
     RulesError,
     Ruleset,
@@ -29,6 +30,7 @@ from pinochle_sim import (
     parse_policy_spec,
     resolve_rules,
 )
+from pinochle_sim.cli.progress import Progress
 
 CLUSTER_INSTALL = 'pip install "pinochle-sim[cluster]"'
 
@@ -139,6 +141,30 @@ def cluster_backend(
         if not quiet:
             click.echo(f"cluster: {backend.describe()}", err=True)
         yield backend
+
+
+@contextlib.contextmanager
+def observed_work(
+    cluster: str | None,
+    threads: int | None,
+    total: int,
+    unit: str = "hands",
+    quiet: bool = False,
+    interrupted: str = "interrupted: nothing was written",
+) -> Iterator[tuple[Any, Observer]]:
+    """(the ``--cluster`` backend or None, the progress a person watches) for long work of
+    ``total`` units; ``quiet``: nothing shown but one-line errors. The bar is closed, and the
+    cluster let go, when the block ends; Ctrl-C inside it is the one line ``interrupted``."""
+    with cluster_backend(cluster, threads, quiet) as backend:
+        detail = backend.throughput if backend is not None else None
+        bar = None if quiet else Progress(total, unit, detail=detail)
+        try:
+            yield backend, bar or Observer()
+        except KeyboardInterrupt:
+            raise click.ClickException(interrupted) from None
+        finally:
+            if bar is not None:
+                bar.close()
 
 
 def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -12,7 +12,6 @@ import pinochle_sim
 from pinochle_sim import (
     DEFAULT_PART_SIZE,
     EXPORT_FORMATS,
-    Observer,
     Ruleset,
     RunSpec,
     check_run,
@@ -25,10 +24,10 @@ from pinochle_sim import (
 )
 from pinochle_sim.cli.options import (
     RunLocation,
-    cluster_backend,
     cluster_option,
     local_out,
     make_policies,
+    observed_work,
     parse_count,
     parse_fixes,
     policy_options,
@@ -37,7 +36,6 @@ from pinochle_sim.cli.options import (
     threads_option,
     user_errors,
 )
-from pinochle_sim.cli.progress import Progress
 
 INTERRUPTED = (
     "interrupted: every finished part is kept; rerun the same command with --resume to "
@@ -164,17 +162,9 @@ def run_command(
         n, seed, ruleset, make_policies(policy_names, params), games=games,
         fixed=parse_fixes(fix), dealer=dealer, dd=dd, part_size=part_size or 0,
     )  # fmt: skip
-    with cluster_backend(cluster, threads, quiet) as backend:
-        detail = backend.throughput if backend is not None else None
-        bar = None if quiet else Progress(n, spec.unit, detail=detail)
-        try:
-            summary = run(spec, out, resume=resume, overwrite=overwrite, force=force,
-                          threads=threads, backend=backend, observer=bar or Observer())  # fmt: skip
-        except KeyboardInterrupt:
-            raise click.ClickException(INTERRUPTED) from None
-        finally:
-            if bar is not None:
-                bar.close()
+    with observed_work(cluster, threads, n, spec.unit, quiet, INTERRUPTED) as (backend, seen):
+        summary = run(spec, out, resume=resume, overwrite=overwrite, force=force,
+                      threads=threads, backend=backend, observer=seen)  # fmt: skip
     if not quiet:
         for line in summary.lines():
             click.echo(line)

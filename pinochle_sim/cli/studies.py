@@ -19,11 +19,11 @@ from pinochle_sim import PolicySet, Ruleset, beside, engine_inputs, holds_files,
 from pinochle_sim.cli.options import (
     PolicySpecParam,
     RunLocation,
-    cluster_backend,
     cluster_option,
     count_option,
     local_out,
     make_policies,
+    observed_work,
     parse_count,
     policy_options,
     rules_option,
@@ -31,7 +31,6 @@ from pinochle_sim.cli.options import (
     threads_option,
     user_errors,
 )
-from pinochle_sim.cli.progress import Progress
 
 
 @click.command()
@@ -163,14 +162,9 @@ def compare_command(
     target = out or pinochle_sim.default_study_out("compare", label, ruleset, seed, n)
     pinochle_sim.check_output(target, overwrite, "pairs.parquet")
     pinochle_sim.check_match(ruleset, a[1], b[1], n, seed)
-    with cluster_backend(cluster, threads) as backend:
-        detail = backend.throughput if backend else None
-        bar = Progress(pinochle_sim.plays_per_deal(ruleset) * n, detail=detail)
-        try:
-            match = pinochle_sim.compare(ruleset, a, b, n, seed, threads=threads,
-                                         backend=backend, observer=bar)  # fmt: skip
-        finally:
-            bar.close()
+    with observed_work(cluster, threads, pinochle_sim.plays_per_deal(ruleset) * n) as (b_, seen):
+        match = pinochle_sim.compare(ruleset, a, b, n, seed, threads=threads, backend=b_,
+                                     observer=seen)  # fmt: skip
     path = pinochle_sim.write_match(match, target, overwrite)
     for line in match.lines():
         click.echo(line)
@@ -231,16 +225,12 @@ def sweep_command(
     n = parse_count(hands_text)
     target = out or pinochle_sim.default_study_out("sweep", key, ruleset, seed, n)
     pinochle_sim.check_output(target, overwrite, "sweep.csv")
-    with cluster_backend(cluster, threads) as backend:
-        detail = backend.throughput if backend else None
-        bar = Progress(pinochle_sim.plays_per_deal(ruleset) * n * len(values), detail=detail)
-        try:
-            table, diffs = pinochle_sim.sweep(
-                ruleset, base[1], key, values, against[1], n, seed,
-                threads=threads, backend=backend, observer=bar,
-            )  # fmt: skip
-        finally:
-            bar.close()
+    total = pinochle_sim.plays_per_deal(ruleset) * n * len(values)
+    with observed_work(cluster, threads, total) as (backend, seen):
+        table, diffs = pinochle_sim.sweep(
+            ruleset, base[1], key, values, against[1], n, seed,
+            threads=threads, backend=backend, observer=seen,
+        )  # fmt: skip
     meta = pinochle_sim.sweep_meta(ruleset, key, values, base, against, n, seed)
     path = pinochle_sim.write_sweep(table, diffs, meta, target, overwrite)
     for line in pinochle_sim.sweep_lines(table, key):
@@ -334,14 +324,11 @@ def advise_command(
         chart = os.path.splitext(chart)[0]  # the chart is written as PNG and SVG
     if out and not overwrite and holds_files(location(out)):  # before the deals, not after
         raise click.ClickException(f"{out!r} already exists: pass --overwrite to replace it")
-    with cluster_backend(cluster, threads, quiet=as_json) as backend:
-        bar = Progress(pinochle_sim.hands_needed(ruleset, n), quiet=as_json)
-        try:
-            a = pinochle_sim.advise(" ".join(cards), seat, dealer, ruleset, n, seed, risk,
-                                    policies, upcard, threads=threads, backend=backend,
-                                    observer=bar)  # fmt: skip
-        finally:
-            bar.close()
+    total = pinochle_sim.hands_needed(ruleset, n)
+    with observed_work(cluster, threads, total, quiet=as_json) as (backend, seen):
+        a = pinochle_sim.advise(" ".join(cards), seat, dealer, ruleset, n, seed, risk,
+                                policies, upcard, threads=threads, backend=backend,
+                                observer=seen)  # fmt: skip
         files = []
         if chart and a.two_hand is None:
             files = pinochle_sim.advice_chart(a, chart)

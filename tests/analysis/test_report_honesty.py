@@ -1,7 +1,8 @@
 """Reports and charts that never mislead (issue 12): partial runs are refused or marked, hand
 counts come from the rows read, and the pass, partner, sweep and compare charts draw what they
 claim (axis limits, bins, one colour per quantity, legends clear of the data, per deal vs per
-hand)."""
+hand). The same at the command line (``report`` on partial runs, ``compare`` per hand) is tested
+in tests/cli/test_report_honesty.py."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 
@@ -28,7 +28,6 @@ from pinochle_sim.analysis.reports.charts_compare import (
 )
 from pinochle_sim.analysis.reports.load import extent
 from pinochle_sim.analysis.reports.style import PALETTE, policies_text, subtitle_from
-from pinochle_sim.cli import main
 from pinochle_sim.policies import REGISTRY, PolicySet
 from pinochle_sim.runs.runner import run
 from pinochle_sim.runs.simulate.hands import play_hands
@@ -127,55 +126,11 @@ def test_games_extent_counts_games(tmp_path):
     assert e.partial and e.read == 20 and e.rows < rows and e.describe() == "20 of 30 games"
 
 
-def test_partial_run_is_refused_with_both_remedies(three_parts, tmp_path):
-    stopped = interrupt(copy_run(three_parts, tmp_path / "stopped"), keep=2)
-    with pytest.raises(ValueError, match="partial run") as err:
-        write_report(stopped, tmp_path / "rep", ("svg",))
-    msg = str(err.value)
-    assert "2,000 of 3,000 hands" in msg and "--resume" in msg and "--allow-partial" in msg
-    assert not (tmp_path / "rep").exists()  # nothing written
-    r = CliRunner().invoke(main, ["report", str(stopped), "--out", str(tmp_path / "rep")])
-    assert r.exit_code != 0 and "Traceback" not in r.output
-    assert len(r.output.strip().splitlines()) == 1
-    assert "--resume" in r.output and "--allow-partial" in r.output
-    orphan = interrupt(copy_run(three_parts, tmp_path / "orphan"), keep=2, delete=False)
-    with pytest.raises(ValueError, match="marks it incomplete"):
-        write_report(orphan, tmp_path / "rep", ("svg",))
-
-
-def test_partial_report_says_so_everywhere(three_parts, tmp_path):
-    missing = copy_run(three_parts, tmp_path / "missing")
-    (missing / part_name(2)).unlink()
-    rep = tmp_path / "rep"
-    r = CliRunner().invoke(
-        main, ["report", str(missing), "--out", str(rep), "--allow-partial", "--format", "svg"]
-    )
-    assert r.exit_code == 0, r.output
-    md = (rep / "report.md").read_text()
-    assert md.startswith("# What 2,000 simulated Pinochle hands say (partial run)\n")
-    assert "3,000 simulated" not in md and "2,000 read of 3,000 planned" in md
-    assert "**Partial run.**" in md and "--resume" in md
-    studies = sorted(p.stem for p in rep.glob("*.svg"))
-    assert len(studies) == 8
-    for name in studies:
-        text = svg_texts(rep / f"{name}.svg")
-        assert "(partial run, 2,000 hands)" in text, name  # the title
-        assert "2,000 simulated hands · partial run (3,000 planned)" in text, name  # subtitle
-        assert "3,000 simulated" not in text, name
-    stuck = pd.read_csv(rep / "auction_summary.csv")
-    assert stuck.loc[stuck["what"] == "stuck", "n"].iloc[0] == 2000  # the rows read
-
-
 def test_complete_report_has_no_partial_marks(three_parts, tmp_path):
     md = write_report(three_parts, tmp_path / "rep", ("svg",), ["go_set"]).read_text()
     assert md.startswith("# What 3,000 simulated Pinochle hands say\n") and "artial" not in md
     text = svg_texts(tmp_path / "rep" / "go_set.svg")
     assert "3,000 simulated hands · rules partnership" in text and "partial" not in text
-
-
-def test_report_help_names_the_flag():
-    r = CliRunner().invoke(main, ["report", "--help"])
-    assert r.exit_code == 0 and "--allow-partial" in r.output and "Example" in r.output
 
 
 # --------------------------------------------------------------------------- formats
@@ -405,14 +360,3 @@ def test_compare_chart_without_equal_auctions_and_three_plays():
     assert "Both won the auction" not in notes
     ticks = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert "per deal\n(sum of 3 plays)" in ticks
-
-
-def test_compare_cli_prints_per_hand(tmp_path):
-    out = tmp_path / "cmp"
-    r = CliRunner().invoke(
-        main, ["compare", "play=counting", "default", "--hands", "300", "--out", str(out)]
-    )
-    assert r.exit_code == 0, r.output
-    s = pd.read_csv(out / "summary.csv")
-    assert f"{s.loc[0, 'diff_per_hand']:+.2f} per hand" in r.output
-    assert f"won the auction in {int(s.loc[0, 'bids_won']):,} of 600 hands" in r.output

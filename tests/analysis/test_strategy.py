@@ -1,18 +1,14 @@
 """The strategy lab: per-seat policies, duplicate comparisons, sweeps, the counting and
-calibrated policies."""
+calibrated policies. ``compare`` and ``sweep`` at the command line are tested in
+tests/cli/test_strategy.py."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
-import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from pinochle_sim import decode_hand
 from pinochle_sim.analysis.compare import compare, duplicate, parse_range, sweep
-from pinochle_sim.cli import main
 from pinochle_sim.core import cards as C
 from pinochle_sim.policies import PolicySet, parse_policy_spec, seat_policy_array
 from pinochle_sim.policies.calibrated import (
@@ -219,45 +215,6 @@ def test_calibrated_risk_orders_bids_and_make_rates():
         )
         rates.append((c["bid"].mean(), c["made"].mean()))
     assert rates[0][0] > rates[1][0] and rates[0][1] < rates[1][1]
-
-
-# --------------------------------------------------------------------------- CLI
-
-
-def test_cli_compare_and_sweep(tmp_path, runner: CliRunner):
-    out = tmp_path / "cmp"
-    r = runner.invoke(
-        main, ["compare", "play=counting", "default", "--hands", "600", "--out", str(out)]
-    )
-    assert r.exit_code == 0, r.output
-    assert "points per deal" in r.output and "made" in r.output
-    pairs = pd.read_parquet(out / "pairs.parquet")
-    assert len(pairs) == 600 and "diff" in pairs
-    doc = json.loads((out / "summary.json").read_text())
-    assert doc["a"]["policies"]["play"]["name"] == "counting" and doc["deals"] == 600
-    assert (out / "compare.png").exists() and (out / "summary.csv").exists()
-    again = runner.invoke(
-        main, ["compare", "default", "default", "--hands", "10", "--out", str(out)]
-    )
-    assert again.exit_code != 0 and "--overwrite" in again.output
-    r = runner.invoke(main, ["compare", "meld=random", "default", "--rules", "two-hand", "--hands",
-                             "300", "--out", str(tmp_path / "two")])  # fmt: skip
-    assert r.exit_code == 0 and "won" in r.output
-    sw = tmp_path / "sw"
-    r = runner.invoke(main, ["sweep", "--param", "bid.margin=-20:20:20", "--hands", "300",
-                             "--out", str(sw)])  # fmt: skip
-    assert r.exit_code == 0, r.output
-    table = pd.read_csv(sw / "sweep.csv")
-    assert list(table["value"]) == [-20, 0, 20]
-    assert len(pd.read_parquet(sw / "diffs.parquet")) == 900 and (sw / "sweep.png").exists()
-    for bad in (
-        ["compare", "play=nope", "default"],
-        ["compare", "default", "default", "--hands", "1.5"],
-        ["sweep", "--param", "bid.margin=5:1:1"],
-        ["sweep", "--param", "bid.nope=1,2"],
-    ):
-        r = runner.invoke(main, [*bad, "--out", str(tmp_path / "bad")])
-        assert r.exit_code != 0 and "Traceback" not in r.output and "Error" in r.output, bad
 
 
 # --------------------------------------------------------------------------- counting knowledge

@@ -1,5 +1,6 @@
 """The solver bench shows its progress: a callback after every deal, and the CLI's stderr
-lines (so a long preset run does not look hung)."""
+lines (so a long preset run does not look hung). ``bench --solver-only`` itself is tested in
+tests/cli/test_solver_times.py."""
 
 from __future__ import annotations
 
@@ -54,33 +55,6 @@ def test_positions_with_some_cards_a_seat_leave_out_hands_that_end_sooner() -> N
     b = solver_times("partnership", deals=12, cards=3)
     assert (b.deals, b.cards) == (len(kept), 3) and len(b.seconds) == len(kept)
     assert "of 3 cards a seat" in b.line()
-
-
-@pytest.mark.parametrize("bad", ["0", "16", "seven", "-2"])
-def test_bad_solver_cards_is_a_one_line_error(bad: str) -> None:
-    from click.testing import CliRunner
-
-    from pinochle_sim.cli import main
-
-    res = CliRunner().invoke(main, ["bench", "--solver-only", "--solver-cards", bad])
-    errors = [line for line in res.output.splitlines() if line.startswith("Error")]
-    assert res.exit_code == 2 and len(errors) == 1, res.output
-    assert "1-15 or 'full'" in errors[0]
-
-
-def test_cli_solver_only_prints_a_line_per_preset() -> None:
-    from click.testing import CliRunner
-
-    from pinochle_sim.cli import main
-    from pinochle_sim.rules import PRESETS
-
-    res = CliRunner().invoke(
-        main, ["bench", "--solver-only", "--solver-deals", "3", "--solver-cards", "2"]
-    )
-    assert res.exit_code == 0, res.output
-    lines = [line for line in res.output.splitlines() if line.startswith("solver, ")]
-    assert [line.split()[1] for line in lines] == list(PRESETS)
-    assert all("of 2 cards a seat" in line for line in lines)
 
 
 def test_positions_solved_in_milliseconds_are_shown_in_ms() -> None:

@@ -1,6 +1,7 @@
 """The ``pimc`` play policy: legal play (every hand replayed through the rules oracle),
 records independent of threads and chunks, its own random streams, refusal where it cannot
-play, and one-line errors for parameters out of range."""
+play, and range checks of its parameters. Their one-line errors at the command line are tested
+in tests/cli/test_pimc.py."""
 
 from __future__ import annotations
 
@@ -8,10 +9,8 @@ import functools
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from pinochle_sim import hand_record
-from pinochle_sim.cli import main
 from pinochle_sim.policies import REGISTRY, PolicySet
 from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands
 from tests.engines.auction.helpers import PRESETS as FOUR_SEAT
@@ -87,31 +86,3 @@ def test_worlds_and_from_trick_are_range_checked() -> None:
         PolicySet.from_options(play="pimc", params=["play.from_trick=17"])
     with pytest.raises(ValueError, match="only games with an auction"):
         engine_inputs("two-hand", PolicySet(play="pimc"))
-
-
-def _one_line_error(args: list[str], *messages: str) -> None:
-    res = CliRunner().invoke(main, args)
-    assert res.exit_code != 0
-    assert "Traceback" not in res.output
-    errors = [line for line in res.output.splitlines() if line.startswith("Error")]
-    assert len(errors) == 1, res.output
-    for m in messages:
-        assert m in errors[0], errors[0]
-
-
-@pytest.mark.parametrize(
-    ("param", "rules", "messages"),
-    [
-        ("play.worlds=0", "partnership", ["out of range", "1..1,000", "deals"]),
-        ("play.worlds=5000", "partnership", ["out of range"]),
-        ("play.from_trick=0", "partnership", ["out of range", "1..16"]),
-        (None, "two-hand", ["only games with an auction"]),
-    ],
-)
-def test_cli_errors_are_one_line(param, rules, messages, tmp_path) -> None:
-    params = ["--param", param] if param else []
-    run = ["run", "--hands", "10", "--out", str(tmp_path / "r"), "--play-policy", "pimc"]
-    _one_line_error([*run, "--rules", rules, *params], *messages)
-    spec = "play=pimc" + (f",{param}" if param else "")
-    compare = ["compare", spec, "play=counting", "--hands", "10", "--out", str(tmp_path / "c")]
-    _one_line_error([*compare, "--rules", rules], *messages)

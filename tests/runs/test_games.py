@@ -1,16 +1,15 @@
 """Whole games (``run --games``): deals to the target, running totals, the end-of-game rule
 (docs/rules.md 8: first to the target at the end of a hand wins; both in the same hand: the bidding
-side), dealer rotation, determinism."""
+side), dealer rotation, determinism. ``run --games`` at the command line is tested in
+tests/cli/test_games.py."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from pinochle_sim.analysis.game_results import game_results
-from pinochle_sim.cli import main
 from pinochle_sim.engines.game_end import game_winner as _game_winner
 from pinochle_sim.rules import get_preset
 from pinochle_sim.runs.simulate.games import MAX_DEALS, games_layout, play_games_array
@@ -118,32 +117,6 @@ def test_two_hand_games_end_at_1000():
     both = (before["total_0"] >= 1000) & (before["total_1"] >= 1000)
     assert (before.loc[both, "total_0"] == before.loc[both, "total_1"]).all()
     assert (before[["total_0", "total_1"]].max(axis=1) < 1000).sum() == (~both).sum()
-
-
-def test_cli_run_games(tmp_path, runner: CliRunner):
-    out = tmp_path / "g"
-    r = runner.invoke(
-        main, ["run", "--games", "300", "--rules", "two-hand", "--out", str(out), "--quiet"]
-    )
-    assert r.exit_code == 0, r.output
-    d = pd.read_parquet(out)
-    assert d["game"].nunique() == 300 and (d["game_winner"] >= 0).sum() == 300
-    info = runner.invoke(main, ["info", str(out)])
-    assert "300 of 300 games" in info.output
-    again = runner.invoke(
-        main, ["run", "--games", "300", "--rules", "two-hand", "--out", str(out), "--resume"]
-    )
-    assert again.exit_code == 0 and "already complete" in again.output
-    for bad in (
-        ["run", "--games", "10", "--hands", "10"],
-        ["run"],
-        ["run", "--games", "1.5"],
-        ["run", "--games", "0"],
-    ):
-        r = runner.invoke(main, [*bad, "--out", str(tmp_path / "x")])
-        assert r.exit_code != 0 and "Traceback" not in r.output and "Error" in r.output, bad
-    schema = runner.invoke(main, ["schema", "--rules", "two-hand", "--games"])
-    assert schema.exit_code == 0 and "game_winner" in schema.output
 
 
 def test_game_results_one_row_per_game():

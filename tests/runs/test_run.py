@@ -1,9 +1,10 @@
-"""The run job: Parquet records, determinism, atomic parts, resume, provenance, CLI errors."""
+"""The run job: Parquet records, determinism, atomic parts, resume, provenance. The ``run``,
+``schema`` and ``info`` commands (their summaries, errors and a ``kill -9``) are tested in
+tests/cli/test_run.py."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -11,18 +12,15 @@ import pandas as pd
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
 
 from pinochle_sim import decode_hand
-from pinochle_sim.cli import main
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.runs import runner as runner_module
 from pinochle_sim.runs.inspect.show import hand_record
 from pinochle_sim.runs.runner import run
 from pinochle_sim.runs.simulate.hands import play_hands
 from pinochle_sim.runs.store.files import MANIFEST
-from pinochle_sim.runs.store.read import read_provenance
-from pinochle_sim.runs.store.schema import COLUMNS, DOCS, SCHEMA
+from pinochle_sim.runs.store.schema import COLUMNS
 
 N = 5000
 
@@ -66,14 +64,6 @@ def test_records_have_required_columns_and_compact_dtypes(reference_run):
             assert row[f"len_{p}_{s}"] == sum(c.endswith(s.upper()) for c in hand)
 
 
-def test_every_column_documented_in_schema():
-    assert set(DOCS) == set(COLUMNS) == set(SCHEMA.names)
-    result = CliRunner().invoke(main, ["schema"])
-    assert result.exit_code == 0
-    for c in COLUMNS:
-        assert c in result.output
-
-
 def test_readers_pyarrow_duckdb_polars(reference_run):
     import duckdb
     import polars as pl
@@ -103,35 +93,6 @@ def test_parts_keep_statistics_only_for_the_hand_index(reference_run):
     con = duckdb.connect()
     q = f"select count(*), min(hand) from '{reference_run}/*.parquet' where hand >= 4000"
     assert con.execute(q).fetchall()[0] == (1000, 4000)
-
-
-def test_provenance_in_every_part(reference_run):
-    parts = sorted(reference_run.glob("part-*.parquet"))
-    assert len(parts) == 5  # 5000 hands / 1024 per part
-    starts = []
-    for p in parts:
-        meta = json.loads(pq.read_schema(p).metadata[b"pinochle_sim"])
-        for key in (
-            "package_version",
-            "engine_version",
-            "ruleset_toml",
-            "policies",
-            "seed",
-            "hand_start",
-            "hand_count",
-            "created",
-        ):
-            assert key in meta
-        assert meta["seed"] == 11 and meta["rules"] == "partnership"
-        assert meta["policies"]["bid"]["params"]["margin"] == 0
-        starts.append((meta["hand_start"], meta["hand_count"]))
-    assert starts == [(0, 1024), (1024, 1024), (2048, 1024), (3072, 1024), (4096, 904)]
-    from pinochle_sim.rules import get_preset
-    from pinochle_sim.runs.store.provenance import ruleset_of
-
-    assert ruleset_of(read_provenance(reference_run)) == get_preset("partnership")
-    result = CliRunner().invoke(main, ["info", str(reference_run)])
-    assert result.exit_code == 0 and "complete" in result.output and "seed: 11" in result.output
 
 
 def test_same_records_for_any_threads_and_part_size(reference_run, tmp_path):
@@ -207,106 +168,6 @@ def test_orphan_part_after_crash_is_adopted(reference_run, tmp_path):
     pd.testing.assert_frame_equal(_read(out), _read(reference_run))
 
 
-def test_kill_9_leaves_only_complete_parts_and_resume_completes(tmp_path):
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    out = tmp_path / "k"
-    hands, part = 400_000, 10_000
-    cmd = [
-        sys.executable,
-        "-m",
-        "pinochle_sim",
-        "run",
-        "--hands",
-        str(hands),
-        "--out",
-        str(out),
-        "--quiet",
-        "--part-size",
-        str(part),
-        "--seed",
-        "5",
-        "--threads",
-        "1",
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 120
-    while time.time() < deadline and len(list(out.glob("part-*.parquet"))) < 2:
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    parts = sorted(out.glob("part-*.parquet"))
-    assert 2 <= len(parts) < hands // part, "kill landed outside the run"
-    for p in parts:  # every file present is a complete, readable part
-        assert pq.ParquetFile(p).metadata.num_rows == part
-    bad = subprocess.run([*cmd[:-3], "6", "--resume"], capture_output=True, text=True)
-    assert bad.returncode != 0 and "different settings" in bad.stderr
-    assert "Traceback" not in bad.stderr
-    ok = subprocess.run([*cmd, "--resume"], capture_output=True, text=True)
-    assert ok.returncode == 0, ok.stderr
-    df = _read(out)
-    assert df["hand"].tolist() == list(range(hands))
-    cols = play_hands(seed=5, start=0, count=hands)
-    for c in ("dealt_0", "bid", "score_0", "score_1", "meld_3"):
-        assert np.array_equal(df[c].to_numpy().astype(np.int64), cols[c]), c
-
-
-def test_cli_run_summary_and_errors(tmp_path, runner: CliRunner):
-    out = tmp_path / "c"
-    r = runner.invoke(main, ["run", "--hands", "2_000", "--out", str(out), "--seed", "3"])
-    assert r.exit_code == 0, r.output
-    assert "2,000 hands" in r.output and "hands/s" in r.output and "made" in r.output
-    again = runner.invoke(main, ["run", "--hands", "2000", "--out", str(out), "--seed", "3"])
-    assert again.exit_code != 0 and "already exists" in again.output
-    ok = runner.invoke(
-        main, ["run", "--hands", "2e3", "--out", str(out), "--seed", "3", "--resume"]
-    )
-    assert ok.exit_code == 0 and "already complete" in ok.output
-    ow = runner.invoke(
-        main, ["run", "--hands", "1000", "--out", str(out), "--overwrite", "--quiet"]
-    )
-    assert ow.exit_code == 0 and pd.read_parquet(out).shape[0] == 1000
-    bad_inputs = [
-        ["--hands", "1.5"],
-        ["--hands", "-3"],
-        ["--hands", "abc"],
-        ["--hands", "0"],
-        ["--hands", "10", "--rules", "nope"],
-        ["--hands", "10", "--param", "bid.nope=1"],
-        ["--hands", "10", "--param", "margin"],
-        ["--hands", "10", "--threads", "0"],
-        ["--hands", "10", "--resume", "--overwrite"],
-        ["--hands", "10", "--rules", str(_two_hand_variant(tmp_path, "hand_size = 10"))],
-        ["--hands", "10", "--rules", str(_two_hand_variant(tmp_path, "stock_phase = false"))],
-    ]
-    for args in bad_inputs:
-        r = runner.invoke(main, ["run", *args, "--out", str(tmp_path / "x")])
-        assert r.exit_code != 0, args
-        assert isinstance(r.exception, SystemExit), (args, r.exception)
-        assert "Error" in r.output and "Traceback" not in r.output, args
-
-
-def _two_hand_variant(tmp_path, line: str):
-    """A two-hand TOML the two-hand engine cannot play."""
-    path = tmp_path / f"variant-{len(list(tmp_path.glob('variant-*')))}.toml"
-    path.write_text(f'preset = "two-hand"\n{line}\n')
-    return path
-
-
-def test_cli_hands_forms_are_equal(tmp_path, runner: CliRunner):
-    frames = []
-    for i, form in enumerate(["1e3", "1_000", "1000"]):
-        out = tmp_path / f"f{i}"
-        r = runner.invoke(main, ["run", "--hands", form, "--out", str(out), "--quiet"])
-        assert r.exit_code == 0, r.output
-        frames.append(_read(out))
-    pd.testing.assert_frame_equal(frames[0], frames[1])
-    pd.testing.assert_frame_equal(frames[0], frames[2])
-
-
 def test_policy_parameters_reach_records(tmp_path):
     a = run(
         3000, out=str(tmp_path / "a"), policies=PolicySet.from_options(params=["bid.margin=60"])
@@ -315,39 +176,3 @@ def test_policy_parameters_reach_records(tmp_path):
     assert a.mean_bid > b.mean_bid
     da, db = _read(tmp_path / "a"), _read(tmp_path / "b")
     assert (da["dealt_0"] == db["dealt_0"]).all()  # policies never change the cards
-
-
-def test_default_output_folder(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    r = CliRunner().invoke(main, ["run", "--hands", "500", "--seed", "4", "--quiet"])
-    assert r.exit_code == 0, r.output
-    assert (tmp_path / "results/runs/partnership-seed4-500" / MANIFEST).exists()
-    assert os.path.getsize(tmp_path / "results/runs/partnership-seed4-500/part-00000.parquet")
-
-
-def test_rules_that_could_overflow_records_are_refused(tmp_path):
-    big = tmp_path / "big.toml"
-    big.write_text("min_bid = 40000\n")
-    r = CliRunner().invoke(
-        main, ["run", "--hands", "100", "--rules", str(big), "--out", str(tmp_path / "o")]
-    )
-    assert r.exit_code != 0 and "int16" in r.output and "Traceback" not in r.output
-    huge = tmp_path / "huge.toml"
-    huge.write_text("min_bid = 100000000000000000000\n")
-    r = CliRunner().invoke(main, ["run", "--hands", "100", "--rules", str(huge)])
-    assert r.exit_code != 0 and "min_bid" in r.output
-
-
-def test_unwritable_output_is_a_one_line_error(tmp_path):
-    f = tmp_path / "file.txt"
-    f.write_text("x")
-    r = CliRunner().invoke(main, ["run", "--hands", "100", "--out", str(f / "sub")])
-    assert r.exit_code != 0 and isinstance(r.exception, SystemExit)
-    assert "Not a directory" in r.output
-
-
-def test_rules_the_four_hand_engine_does_not_play_are_refused(tmp_path):
-    t = tmp_path / "r.toml"
-    t.write_text('name = "p-round"\nrounding = "tens-7up"\n')
-    r = CliRunner().invoke(main, ["show", "--rules", str(t)])
-    assert r.exit_code != 0 and "rounding" in r.output

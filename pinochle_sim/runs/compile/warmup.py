@@ -58,9 +58,8 @@ compile), and ``bench`` gives each of its fresh-process runs one, to read what t
 compiled."""
 
 DEFAULT_COMPILE_SECONDS = {"play_chunk": 10.0, "trace_one": 10.0, "play_games": 10.0}
-"""Measured on the 2-core development machine on 2026-12-02 (the auction engine's chunk kernel
-7.5-8 s from an empty cache, two-hand's about 9 s), used until this machine has compiled a
-kernel once."""
+"""The estimate of a cold compile until this machine has compiled a kernel once (the 2-core
+development machine's figure, rounded up; docs/speed.md has the measurements)."""
 
 
 class _Captured(Exception):

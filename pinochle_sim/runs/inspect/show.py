@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pinochle_sim.engines import engine_for
 from pinochle_sim.policies import PolicySet
-from pinochle_sim.rules import Ruleset, resolve_rules
+from pinochle_sim.rules import Ruleset
 from pinochle_sim.runs.simulate.hands import engine_inputs, trace_arrays
 
 
@@ -35,4 +34,4 @@ def hand_record(
 
 def format_hand(rec: dict[str, Any]) -> str:
     """A hand from :func:`hand_record` as a person would read it."""
-    return engine_for(resolve_rules(rec["rules"])).format(rec)
+    return engine_inputs(rec["rules"]).engine.format(rec)

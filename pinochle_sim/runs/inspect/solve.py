@@ -14,8 +14,9 @@ from typing import Any
 from pinochle_sim.core.cards import encode_hand, parse_card, parse_suit
 from pinochle_sim.core.tricks import beaters
 from pinochle_sim.policies import PolicySet
-from pinochle_sim.rules import Ruleset, resolve_rules
+from pinochle_sim.rules import Ruleset
 from pinochle_sim.runs.inspect.show import hand_record
+from pinochle_sim.runs.simulate.hands import engine_inputs
 from pinochle_sim.solver import Position, SolveResult, solve
 from pinochle_sim.solver.text import format_result
 
@@ -40,7 +41,7 @@ def trick_play(
     dealer: int | None = None,
 ) -> TrickPlay:
     """The trick phase of hand ``hand`` of ``seed`` (see the module docstring)."""
-    r = resolve_rules(rules)
+    r = engine_inputs(rules, policies).rules
     rec = hand_record(seed, hand, r, policies, dealer)
     trump = parse_suit(rec["trump"])
     tricks = []

@@ -1,6 +1,7 @@
 """Three-hand cut-throat (docs/rules.md 2, 4.2, 4.5, 6): widow to the bidder, discards score for the
 bidder, each player for self. Checked against the independent oracle in tests/reference.py and
-against the rules text."""
+against the rules text. Its refusals at the command line are tested in
+tests/cli/test_three_hand.py."""
 
 from __future__ import annotations
 
@@ -171,19 +172,3 @@ def test_discard_policy_reaches_the_kernel():
     suit_bits = np.array([0x3F << (6 * t) for t in range(4)], dtype=np.int64)[trump]
     assert np.all((disc & suit_bits) == 0)
     assert std["discard_points"].mean() > rnd["discard_points"].mean()
-
-
-def test_bad_dealer_and_unplayable_shapes_are_refused(tmp_path):
-    from click.testing import CliRunner
-
-    from pinochle_sim.cli import main
-
-    with pytest.raises(ValueError, match="dealer"):
-        hand_record(1, 1, rules="three-hand", dealer=3)
-    r = CliRunner().invoke(main, ["show", "--rules", "three-hand", "--dealer", "3"])
-    assert r.exit_code != 0 and "dealer" in r.output
-    two = tmp_path / "two.toml"
-    two.write_text('preset = "three-hand"\nname = "x"\nplayers = 2\nhand_size = 24\n'
-                   "widow = 0\ndiscard = 0\ndiscards_count = false\n")  # fmt: skip
-    r = CliRunner().invoke(main, ["show", "--rules", str(two)])
-    assert r.exit_code != 0 and "players" in r.output

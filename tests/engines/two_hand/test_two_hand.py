@@ -2,19 +2,18 @@
 
 Whole deals are replayed by the independent oracle in tests/reference_two_hand.py; the golden
 examples below come from the rules text and the seed 002_5dad48ae6d59dfea.txt, worked by hand.
+The command line on two-hand (``run``, ``show``, ``schema``, ``info``) is tested in
+tests/cli/test_two_hand.py.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from pinochle_sim import decode_hand
-from pinochle_sim.cli import main
 from pinochle_sim.core import cards as C
 from pinochle_sim.core.tricks import beaters, legal_mask
 from pinochle_sim.engines.two_hand.kernel import _round_points
@@ -360,7 +359,7 @@ def test_played_cards_never_meld_and_other_seats_cards_do_not_count():
     assert _short(cs, 0, _cand("trump marriage", C.H)) == 1
 
 
-# --------------------------------------------------------------------------- show, run, schema
+# --------------------------------------------------------------------------- show
 
 
 def test_show_reads_like_a_game():
@@ -371,39 +370,6 @@ def test_show_reads_like_a_game():
     assert len([t for t in rec["tricks"] if t["phase"] == "stock"]) == 12
     assert sum(t["points"] for t in rec["tricks"]) == 250
     assert set(rec["policies"]) == {"play", "meld", "stock"}
-
-
-def test_cli_run_show_schema_on_two_hand(tmp_path, runner: CliRunner):
-    out = tmp_path / "th"
-    r = runner.invoke(main, ["run", "--hands", "3000", "--rules", "two-hand", "--out", str(out)])
-    assert r.exit_code == 0, r.output
-    assert "seat 0 wins" in r.output
-    import pandas as pd
-
-    df = pd.read_parquet(out)
-    assert len(df) == 3000 and (df.tricks_raw_0 + df.tricks_raw_1 == 250).all()
-    again = runner.invoke(
-        main, ["run", "--hands", "3000", "--rules", "two-hand", "--out", str(out), "--resume"]
-    )
-    assert again.exit_code == 0 and "already complete" in again.output
-    refuse = runner.invoke(
-        main, ["run", "--hands", "3000", "--rules", "two-hand", "--out", str(out)]
-    )
-    assert refuse.exit_code != 0 and "Traceback" not in refuse.output
-    r = runner.invoke(main, ["show", "--rules", "two-hand", "--seed", "4", "--hand", "2", "--json"])
-    assert r.exit_code == 0
-    validate_two_hand(json.loads(r.output))
-    r = runner.invoke(
-        main,
-        ["show", "--rules", "two-hand", "--hand", "1", "--stock-policy", "random", "--meld-policy",
-         "random"],
-    )  # fmt: skip
-    assert r.exit_code == 0 and "Play-out" in r.output
-    r = runner.invoke(main, ["schema", "--rules", "two-hand"])
-    assert r.exit_code == 0 and "meld_after_12" in r.output and "tricks_raw_0" in r.output
-    r = runner.invoke(main, ["info", str(out)])
-    assert r.exit_code == 0 and "policy stock: standard" in r.output
-    assert "policy bid" not in r.output and "hand index mod 2" in r.output
 
 
 def test_dix_exchange_and_the_turned_up_nine():

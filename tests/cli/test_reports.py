@@ -1,0 +1,103 @@
+"""``report`` at the command line: a small partnership run, a two-hand run, a games run's win
+probability, and a study that does not apply.
+
+The questions against hand-computed answers, the intervals and the charts are tested in
+tests/analysis/test_reports.py, whose runs (module-scoped fixtures: this module makes its own)
+are imported here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from pinochle_sim.analysis.reports import STUDIES, write_report
+from pinochle_sim.cli import main
+from pinochle_sim.rules import get_preset
+from pinochle_sim.runs.runner import run
+from tests.analysis.test_reports import TWO_HAND_STUDIES
+
+# Fixtures, imported by name for pytest (module-scoped: this module gets its own instance);
+# `name as name` marks a re-export, so ruff keeps the import and the parameters using it.
+from tests.analysis.test_reports import games_run as games_run
+from tests.analysis.test_reports import two_hand_run as two_hand_run
+
+
+def test_report_cli_on_small_run(tmp_path):
+    out = tmp_path / "run"
+    run(3000, seed=5, out=str(out))
+    r = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.output
+    rep = tmp_path / "rep"
+    md = (rep / "report.md").read_text()
+    assert "3,000" in md and "seed* 5" in md and "Final score margin" not in md
+    assert "Who wins from here" not in md  # not a games run
+    names = pd.read_parquet(out).columns.tolist()
+    for name in (n for n, st in STUDIES.items() if st.fits(get_preset("partnership"), names)):
+        assert (rep / f"{name}.png").exists() and (rep / f"{name}.svg").exists()
+        assert (rep / f"{name}.csv").exists()
+        assert "![" in md and f"({name}.png)" in md
+    only = CliRunner().invoke(
+        main,
+        ["report", str(out), "--out", str(tmp_path / "o"), "--only", "go_set", "--format", "png"],
+    )
+    assert only.exit_code == 0 and sorted(p.name for p in (tmp_path / "o").iterdir()) == [
+        "go_set.csv",
+        "go_set.png",
+        "report.md",
+    ]
+    bad = CliRunner().invoke(main, ["report", str(out), "--only", "nope"])
+    assert bad.exit_code != 0 and "unknown study" in bad.output
+    missing = CliRunner().invoke(main, ["report", str(tmp_path / "none")])
+    assert missing.exit_code != 0 and "Traceback" not in missing.output
+
+
+def test_two_hand_report_end_to_end(two_hand_run, tmp_path):
+    out, _ = two_hand_run
+    r = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.output
+    rep = tmp_path / "rep"
+    md = (rep / "report.md").read_text()
+    rules = get_preset("two-hand")
+    names = pd.read_parquet(out).columns.tolist()
+    for name, study in STUDIES.items():
+        present = (rep / f"{name}.png").exists()
+        assert present == study.fits(rules, names), name
+        assert (f"## {study.title}" in md) == present
+    for name in TWO_HAND_STUDIES:
+        assert (rep / f"{name}.svg").exists() and (rep / f"{name}.csv").exists()
+    assert "go set" not in md.lower() and "The auction" not in md
+    with pytest.raises(ValueError, match="does not apply"):
+        write_report(out, tmp_path / "rep2", ("png",), ["go_set"])
+
+
+def test_win_probability_report(games_run, tmp_path):
+    out, _ = games_run
+    r = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.output
+    rep = tmp_path / "rep"
+    md = (rep / "report.md").read_text()
+    assert "## Who wins from here" in md and "(win_probability.png)" in md
+    assert "simulated Pinochle games say" in md and "run --games 300" in md
+    assert "first dealer's side wins" in md
+    for ext in ("png", "svg", "csv"):
+        assert (rep / f"win_probability.{ext}").exists()
+    table = pd.read_csv(rep / "win_probability.csv")
+    assert np.isneginf(table["own_lo"]).any()  # the bin below 0 survives the CSV
+    assert "## Go-set probability" in md  # the per-deal studies apply to a games run too
+
+
+def test_win_probability_does_not_apply_elsewhere(tmp_path):
+    out = tmp_path / "hands"
+    run(1500, seed=8, out=str(out))
+    r = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0 and "Who wins" not in (tmp_path / "rep" / "report.md").read_text()
+    only = CliRunner().invoke(
+        main, ["report", str(out), "--out", str(tmp_path / "o"), "--only", "win_probability"]
+    )
+    assert only.exit_code != 0 and "Traceback" not in only.output
+    assert "does not apply" in only.output and "--games" in only.output
+    study = STUDIES["win_probability"]
+    assert not study.applies(get_preset("three-hand"))
+    assert study.applies(get_preset("two-hand")) and study.applies(get_preset("joedog"))

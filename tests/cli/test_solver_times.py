@@ -1,0 +1,36 @@
+"""``bench --solver-only`` at the command line: a line per preset, and a bad ``--solver-cards``
+as a one-line error.
+
+The solver bench itself (a progress callback after every deal, throttled progress lines, the
+median's interval) is tested in tests/bench/test_solver_times.py."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize("bad", ["0", "16", "seven", "-2"])
+def test_bad_solver_cards_is_a_one_line_error(bad: str) -> None:
+    from click.testing import CliRunner
+
+    from pinochle_sim.cli import main
+
+    res = CliRunner().invoke(main, ["bench", "--solver-only", "--solver-cards", bad])
+    errors = [line for line in res.output.splitlines() if line.startswith("Error")]
+    assert res.exit_code == 2 and len(errors) == 1, res.output
+    assert "1-15 or 'full'" in errors[0]
+
+
+def test_cli_solver_only_prints_a_line_per_preset() -> None:
+    from click.testing import CliRunner
+
+    from pinochle_sim.cli import main
+    from pinochle_sim.rules import PRESETS
+
+    res = CliRunner().invoke(
+        main, ["bench", "--solver-only", "--solver-deals", "3", "--solver-cards", "2"]
+    )
+    assert res.exit_code == 0, res.output
+    lines = [line for line in res.output.splitlines() if line.startswith("solver, ")]
+    assert [line.split()[1] for line in lines] == list(PRESETS)
+    assert all("of 2 cards a seat" in line for line in lines)
