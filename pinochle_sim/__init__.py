@@ -89,6 +89,7 @@ _API: dict[str, str] = {
     "beside": "pinochle_sim.runs.store.location",
     "is_url": "pinochle_sim.runs.store.location",
     "location": "pinochle_sim.runs.store.location",
+    "outlives_the_process": "pinochle_sim.runs.store.location",
     "schema_for": "pinochle_sim.runs.store.schema",
     "schema_text": "pinochle_sim.runs.store.schema",
     "RunFolderError": "pinochle_sim.runs.store.files",
@@ -204,10 +205,10 @@ class _MovedModules(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> None:
         where = MOVED.get(fullname)
         if where is not None:
+            # no ``name``: ``from pinochle_sim.runs import dataset`` would swallow the message
             raise ModuleNotFoundError(
                 f"{fullname} moved: see {where}; every public name also imports from the "
-                "package top (from pinochle_sim import ...)",
-                name=fullname,
+                "package top (from pinochle_sim import ...)"
             )
 
 

@@ -27,6 +27,7 @@ from pinochle_sim import (
     StorageError,
     is_url,
     location,
+    outlives_the_process,
     parse_policy_spec,
     resolve_rules,
 )
@@ -326,6 +327,18 @@ class RunLocation(click.ParamType):
         except StorageError as e:  # also a driver that cannot connect (ftp, sftp)
             self.fail(str(e), param, ctx)
         return str(value)
+
+
+def lasting_out(out: str | None, what: str) -> str | None:
+    """A run folder's ``--out`` that outlives the command (a folder, or a store such as
+    ``s3://``); ``memory://`` and the like are a one-line error, before any work: the results
+    would vanish with the process."""
+    if out is not None and not outlives_the_process(out):
+        raise click.ClickException(
+            f"{out!r} lives only as long as this command: the {what} would be gone when it "
+            "ends; give a folder or a store that keeps it (s3://..., a shared folder)"
+        )
+    return out
 
 
 def local_out(out: str | None, what: str) -> str | None:

@@ -25,6 +25,7 @@ from pinochle_sim import (
 from pinochle_sim.cli.options import (
     RunLocation,
     cluster_option,
+    lasting_out,
     local_out,
     make_policies,
     observed_work,
@@ -158,6 +159,7 @@ def run_command(
         raise click.UsageError("give either --hands N or --games N")
     games = games_text is not None
     n = parse_count(games_text if games else hands_text, "--games" if games else "--hands")
+    out = lasting_out(out, "run")
     spec = RunSpec(
         n, seed, ruleset, make_policies(policy_names, params), games=games,
         fixed=parse_fixes(fix), dealer=dealer, dd=dd, part_size=part_size or 0,

@@ -21,6 +21,7 @@ from pinochle_sim.cli.options import (
     RunLocation,
     cluster_option,
     count_option,
+    lasting_out,
     local_out,
     make_policies,
     observed_work,
@@ -159,7 +160,9 @@ def compare_command(
     """
     n = parse_count(hands_text)
     label = f"{a[0]}-vs-{b[0]}"
-    target = out or pinochle_sim.default_study_out("compare", label, ruleset, seed, n)
+    target = local_out(out, "match") or pinochle_sim.default_study_out(
+        "compare", label, ruleset, seed, n
+    )
     pinochle_sim.check_output(target, overwrite, "pairs.parquet")
     pinochle_sim.check_match(ruleset, a[1], b[1], n, seed)
     with observed_work(cluster, threads, pinochle_sim.plays_per_deal(ruleset) * n) as (b_, seen):
@@ -223,7 +226,9 @@ def sweep_command(
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--param") from None
     n = parse_count(hands_text)
-    target = out or pinochle_sim.default_study_out("sweep", key, ruleset, seed, n)
+    target = local_out(out, "sweep") or pinochle_sim.default_study_out(
+        "sweep", key, ruleset, seed, n
+    )
     pinochle_sim.check_output(target, overwrite, "sweep.csv")
     total = pinochle_sim.plays_per_deal(ruleset) * n * len(values)
     with observed_work(cluster, threads, total) as (backend, seen):
@@ -322,6 +327,11 @@ def advise_command(
         )
     if chart and os.path.splitext(chart)[1].lower() in (".png", ".svg", ".pdf"):
         chart = os.path.splitext(chart)[0]  # the chart is written as PNG and SVG
+    out = lasting_out(out, "run folder")
+    if chart:
+        folder = os.path.dirname(os.path.abspath(chart))
+        if not os.path.isdir(folder):
+            raise click.ClickException(f"no such folder for the chart: {folder!r}")
     if out and not overwrite and holds_files(location(out)):  # before the deals, not after
         raise click.ClickException(f"{out!r} already exists: pass --overwrite to replace it")
     total = pinochle_sim.hands_needed(ruleset, n)

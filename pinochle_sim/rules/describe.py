@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from pinochle_sim.rules.presets import PRESETS
+from pinochle_sim.rules.presets import ALIASES, PRESETS
 from pinochle_sim.rules.ruleset import MeldTable, Ruleset
 
 _MELD_ROWS = (
@@ -68,4 +68,6 @@ def ruleset_text(r: Ruleset, given: str | None = None) -> str:
 def presets_text() -> str:
     """One line per preset: its name and description."""
     width = max(len(n) for n in PRESETS)
-    return "\n".join(f"{name:<{width}}  {r.description}" for name, r in PRESETS.items())
+    lines = [f"{name:<{width}}  {r.description}" for name, r in PRESETS.items()]
+    also = ", ".join(f"{a} = {b}" for a, b in ALIASES.items())
+    return "\n".join([*lines, f"(short names: {also})"])

@@ -95,5 +95,9 @@ def get_preset(name: str) -> Ruleset:
     key = name.strip().lower().replace("_", "-")
     key = ALIASES.get(key, key)
     if key not in PRESETS:
-        raise RulesError(f"unknown rules {name!r}: choose one of {', '.join(PRESETS)}")
+        also = ", ".join(f"{a} ({b})" for a, b in ALIASES.items())
+        raise RulesError(
+            f"unknown rules {name!r}: choose one of {', '.join(PRESETS)} (also: {also}), or "
+            "give a TOML file"
+        )
     return PRESETS[key]

@@ -206,8 +206,10 @@ def test_meld_missing_arguments() -> None:
 def test_rules_lists_presets() -> None:
     out = ok("rules")
     lines = out.strip().splitlines()
-    assert len(lines) == 5
-    assert [line.split()[0] for line in lines] == list(PRESETS)
+    assert len(lines) == 6
+    assert [line.split()[0] for line in lines[:5]] == list(PRESETS)
+    # the last line names the short names the CLI accepts
+    assert "classic = partnership-classic" in lines[5] and "2 = two-hand" in lines[5]
     assert set(PRESETS) == {
         "partnership",
         "partnership-classic",

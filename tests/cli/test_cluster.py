@@ -25,6 +25,7 @@ from pinochle_sim.cli import main
 from pinochle_sim.runs.backends import cluster
 from pinochle_sim.runs.runner import run
 from tests.runs.test_cluster import HANDS, PART, _free_port, assert_same_run
+from tests.runs.test_storage import BucketStore  # registers bucket:// in this process only
 
 # Fixtures, imported by name for pytest (module-scoped: this module gets its own instance);
 # `name as name` marks a re-export, so ruff keeps the import and the parameters using it.
@@ -88,14 +89,16 @@ def test_something_else_listening_there_is_a_one_line_error(answer, monkeypatch,
 
 
 def test_an_output_path_the_workers_cannot_reach_is_a_one_line_error(backend, monkeypatch):
-    # memory:// lives inside each process: this one sees its probe file, no worker does.
+    # bucket:// lives inside this process: the workers cannot use it (tests/runs/test_cluster.py
+    # covers the worker that reaches the store but not the files).
+    assert BucketStore.protocol == ("bucket",)
     monkeypatch.setattr(pinochle_sim, "connect_cluster", lambda address: _Borrowed(backend))
     result = CliRunner().invoke(
-        main, ["run", "--hands", "100", "--cluster", "local:2", "--out", "memory://runs/r"]
+        main, ["run", "--hands", "100", "--cluster", "local:2", "--out", "bucket://runs/r"]
     )
     line = _one_line_error(result)
-    assert "cannot use the output path 'memory://runs/r'" in line
-    assert "does not see the files this process writes there" in line
+    assert "cannot use the output path 'bucket://runs/r'" in line
+    assert "cannot write there" in line and "s3://" in line
 
 
 class _Borrowed:

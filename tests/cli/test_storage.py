@@ -1,5 +1,6 @@
 """Run folders on a store at the command line: ``run``, ``info``, ``export`` and ``report`` on a
-``memory://`` URL; one-line errors for URLs a run folder cannot use (an unknown protocol, no
+``bucket://`` URL (an in-memory store shaped like S3, standing for one that outlives the
+command); ``memory://`` refused as an output (it is gone when the command ends); one-line errors for URLs a run folder cannot use (an unknown protocol, no
 folder, a pattern, a missing driver, a store that refuses) and for reports and exports written
 to a URL.
 
@@ -9,6 +10,7 @@ case here uses."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import fsspec
@@ -21,8 +23,14 @@ from pinochle_sim.runs.runner import run
 from tests.runs.test_storage import HANDS, _url  # registers bucket:// too
 
 
+def _kept_url() -> str:
+    """A run folder on ``bucket://``: the CLI's stand-in for a store that keeps what it is
+    given (``memory://`` lives only as long as the command, and the CLI refuses it)."""
+    return f"bucket://pinochle-tests/{uuid.uuid4().hex}"
+
+
 def test_the_cli_runs_checks_reports_and_exports_a_run_on_a_store(tmp_path):
-    url = _url()
+    url = _kept_url()
     r = CliRunner()
     res = r.invoke(main, ["run", "--hands", str(HANDS), "--seed", "6", "--out", url])
     assert res.exit_code == 0, res.output
@@ -42,7 +50,8 @@ def test_the_cli_runs_checks_reports_and_exports_a_run_on_a_store(tmp_path):
     ("args", "words"),
     [
         (["run", "--hands", "10", "--out", "gopher://host/runs"], "Protocol not known"),
-        (["run", "--hands", "10", "--out", "memory://"], "names no folder"),
+        (["run", "--hands", "10", "--out", "bucket://"], "names no folder"),
+        (["run", "--hands", "10", "--out", "memory://runs/p0"], "lives only as long as"),
         (["info", "memory://pinochle-tests/none-here"], "no such file or folder"),
         (["info", "gopher://host/runs"], "Protocol not known"),
     ],
@@ -70,9 +79,10 @@ def test_a_store_whose_driver_is_missing_names_it(monkeypatch):
 @pytest.mark.parametrize(
     ("out", "words"),
     [
-        ("memory://runs/run[1]", "reads as a pattern"),
-        ("memory://runs/p?", "reads as a pattern"),
-        ("simplecache::memory://runs/p0", "simplecache:: layer"),
+        ("bucket://runs/run[1]", "reads as a pattern"),
+        ("bucket://runs/p?", "reads as a pattern"),
+        ("simplecache::bucket://runs/p0", "simplecache:: layer"),
+        ("simplecache::memory://runs/p0", "lives only as long as"),
         ("bucket://only-a-bucket", "names no folder below the bucket"),
     ],
 )
@@ -107,7 +117,8 @@ def test_a_store_that_refuses_is_a_one_line_error(monkeypatch):
         raise NoCredentials("Unable to locate credentials")
 
     monkeypatch.setattr(MemoryFileSystem, "exists", refuse)
-    for args in (["info", url], ["run", "--hands", "10", "--out", url + "-2"]):
+    kept = _kept_url()
+    for args in (["info", url], ["run", "--hands", "10", "--out", kept]):
         res = CliRunner().invoke(main, args)
         errors = [line for line in res.output.splitlines() if line.startswith("Error")]
         assert res.exit_code == 1 and len(errors) == 1, res.output

@@ -32,6 +32,9 @@ LOCAL_SCHEMES = ("", "file")
 
 CACHING_LAYERS = ("simplecache", "filecache", "blockcache", "cached")
 """fsspec layers that cache file contents by name: refused for run folders (:func:`location`)."""
+EPHEMERAL_SCHEMES = ("memory",)
+"""fsspec stores that live only as long as the process that writes them: a run written there
+is gone when the command ends (:func:`outlives_the_process`)."""
 GLOB_CHARACTERS = ("[", "]", "*", "?")
 """Characters fsspec's ``mv`` and ``rm`` expand as patterns: refused in a store's path."""
 
@@ -53,6 +56,12 @@ def scheme(path: str | os.PathLike[str]) -> str:
 def is_url(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a URL that is not a local folder."""
     return scheme(path) not in LOCAL_SCHEMES
+
+
+def outlives_the_process(path: str | os.PathLike[str]) -> bool:
+    """Whether what is written at ``path`` stays once this process ends (not ``memory://``:
+    the library may use it, a command must not write its results there)."""
+    return not any(s in EPHEMERAL_SCHEMES for s in scheme(path).split("::"))
 
 
 def location(path: str | os.PathLike[str] | UrlPath) -> Path | UrlPath:
