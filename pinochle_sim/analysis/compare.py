@@ -25,6 +25,7 @@ import re
 import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -231,10 +232,16 @@ def _compact(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
-    x = np.asarray(x, dtype=float)
-    m = float(x.mean())
-    se = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+def _mean_ci(n: int, s: int, q: int, scale: int = 1) -> tuple[float, float, float]:
+    """Mean and 95% normal interval of ``n`` observations ``x`` from the exact sums ``s`` and
+    ``q`` of ``scale * x`` and ``(scale * x) ** 2`` (integers)."""
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    m = s / (scale * n)
+    if n < 2:
+        return m, float("nan"), float("nan")
+    var = Fraction(n * q - s * s, scale * scale * n * (n - 1))  # the sample variance, exact
+    se = float(np.sqrt(float(var) / n))
     return m, m - Z95 * se, m + Z95 * se
 
 
@@ -243,52 +250,99 @@ def _rate(k: int, n: int) -> tuple[float, float, float]:
     return (k / n if n else float("nan")), float(lo), float(hi)
 
 
+def _sums(x: np.ndarray, scale: int = 1) -> tuple[int, int, int]:
+    """(count, sum, sum of squares) of ``scale * x``, exact integers (``x`` times ``scale``
+    must be whole: a three-hand B score is the mean of two seats, so halves are doubled)."""
+    y = np.rint(np.asarray(x, dtype=np.float64) * scale).astype(np.int64)
+    return len(y), int(y.sum()), int((y * y).sum())
+
+
+class Tally:
+    """The summary of a duplicate match, gathered task by task (exact integer sums): one
+    match's :func:`summarise` without keeping its deals."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, list[int]] = {}
+        self.deals = 0
+        self.plays: list[int] = []
+        self.two = False
+
+    def _add(self, name: str, values: tuple[int, ...]) -> None:
+        got = self.counts.setdefault(name, [0] * len(values))
+        for i, v in enumerate(values):
+            got[i] += v
+
+    def add(self, part: dict[str, np.ndarray] | pd.DataFrame) -> None:
+        """The per-deal columns of one task (:func:`duplicate_part`) or of a whole match."""
+        self.deals += len(part["diff"])
+        self.plays = [k for k in (1, 2, 3) if f"score_a_{k}" in part]
+        self.two = "win_1" in part
+        self._add("diff", _sums(part["diff"], 2))
+        for j, key in enumerate(("a", "b")):
+            scores = np.concatenate([np.asarray(part[f"score_{key}_{k}"]) for k in self.plays])
+            self._add(f"score_{key}", _sums(scores, 2))
+            if self.two:
+                wins = sum(int((np.asarray(part[f"win_{k}"]) == j).sum()) for k in self.plays)
+                self._add(f"wins_{key}", (wins,))
+                continue
+            mine = {k: np.asarray(part[f"bid_side_{k}"]) == j for k in self.plays}
+            won = int(sum(m.sum() for m in mine.values()))
+            made = sum(int(np.asarray(part[f"made_{k}"])[m].sum()) for k, m in mine.items())
+            stuck = sum(int(np.asarray(part[f"stuck_{k}"])[m].sum()) for k, m in mine.items())
+            bids = np.concatenate([np.asarray(part[f"bid_{k}"])[m] for k, m in mine.items()])
+            self._add(f"auction_{key}", (won, made, stuck))
+            self._add(f"bid_{key}", _sums(bids))
+
+    def summary(self, labels: tuple[str, str] = ("A", "B")) -> pd.DataFrame:
+        """The table :func:`summarise` gives (see there)."""
+        rows = []
+        plays = len(self.plays)
+        dm, dlo, dhi = _mean_ci(*self.counts["diff"], scale=2)
+        for j, (label, key) in enumerate(zip(labels, ("a", "b"), strict=True)):
+            n, s, q = self.counts[f"score_{key}"]
+            m, lo, hi = _mean_ci(n, s, q, scale=2)
+            row: dict[str, Any] = {
+                "policy": label,
+                "hands": n,
+                "mean_score": m,
+                "mean_score_lo": lo,
+                "mean_score_hi": hi,
+            }
+            if self.two:
+                (wins,) = self.counts[f"wins_{key}"]
+                row["win_rate"], row["win_lo"], row["win_hi"] = _rate(wins, n)
+            else:
+                won, made, stuck = self.counts[f"auction_{key}"]
+                row["bids_won"] = won
+                row["make_rate"], row["make_lo"], row["make_hi"] = _rate(made, won)
+                row["set_rate"], row["set_lo"], row["set_hi"] = _rate(won - made, won)
+                row["stuck_rate"], row["stuck_lo"], row["stuck_hi"] = _rate(stuck, won)
+                if won > 1:
+                    bid = _mean_ci(*self.counts[f"bid_{key}"])
+                    row["mean_bid"], row["mean_bid_lo"], row["mean_bid_hi"] = bid
+                else:
+                    row["mean_bid"] = row["mean_bid_lo"] = row["mean_bid_hi"] = float("nan")
+            sign = 1 if j == 0 else -1
+            lo_, hi_ = (dlo, dhi) if j == 0 else (dhi, dlo)
+            row |= {"diff_per_deal": sign * dm, "diff_lo": sign * lo_, "diff_hi": sign * hi_,
+                    "deals": self.deals, "plays": plays, "diff_per_hand": sign * dm / plays,
+                    "diff_hand_lo": sign * lo_ / plays,
+                    "diff_hand_hi": sign * hi_ / plays}  # fmt: skip
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+
 def summarise(pairs: pd.DataFrame, labels: tuple[str, str] = ("A", "B")) -> pd.DataFrame:
     """One row per policy set: hands played, mean score per hand, and (auction games) bids won
     (hands in which the side won the auction or was stuck), make, set and stuck rates with
     Wilson intervals and the mean bid; (two-hand) deals won. The A-minus-B difference per deal
     (``diff_per_deal``: summed over the ``plays`` plays of a deal) and per hand
     (``diff_per_hand``: one play, the per-deal figure over ``plays``; the difference of the
-    two mean scores), each with its 95% CI, are on both rows, signed for that row's side."""
-    rows = []
-    dm, dlo, dhi = _mean_ci(pairs["diff"].to_numpy())
-    two = "win_1" in pairs
-    plays = [k for k in (1, 2, 3) if f"score_a_{k}" in pairs]
-    for j, (label, key) in enumerate(zip(labels, ("a", "b"), strict=True)):
-        scores = np.concatenate([pairs[f"score_{key}_{k}"].to_numpy() for k in plays])
-        m, lo, hi = _mean_ci(scores)
-        row: dict[str, Any] = {
-            "policy": label,
-            "hands": len(scores),
-            "mean_score": m,
-            "mean_score_lo": lo,
-            "mean_score_hi": hi,
-        }
-        if two:
-            wins = sum(int((pairs[f"win_{k}"] == j).sum()) for k in plays)
-            row["win_rate"], row["win_lo"], row["win_hi"] = _rate(wins, len(scores))
-        else:
-            mine = {k: pairs[f"bid_side_{k}"].to_numpy() == j for k in plays}
-            won = int(sum(m.sum() for m in mine.values()))
-            made = int(sum(pairs[f"made_{k}"].to_numpy()[m].sum() for k, m in mine.items()))
-            stuck = int(sum(pairs[f"stuck_{k}"].to_numpy()[m].sum() for k, m in mine.items()))
-            bids = np.concatenate([pairs[f"bid_{k}"].to_numpy()[m] for k, m in mine.items()])
-            row["bids_won"] = won
-            row["make_rate"], row["make_lo"], row["make_hi"] = _rate(made, won)
-            row["set_rate"], row["set_lo"], row["set_hi"] = _rate(won - made, won)
-            row["stuck_rate"], row["stuck_lo"], row["stuck_hi"] = _rate(stuck, won)
-            if won > 1:
-                row["mean_bid"], row["mean_bid_lo"], row["mean_bid_hi"] = _mean_ci(bids)
-            else:
-                row["mean_bid"] = row["mean_bid_lo"] = row["mean_bid_hi"] = float("nan")
-        sign = 1 if j == 0 else -1
-        lo_, hi_ = (dlo, dhi) if j == 0 else (dhi, dlo)
-        row |= {"diff_per_deal": sign * dm, "diff_lo": sign * lo_, "diff_hi": sign * hi_,
-                "deals": len(pairs), "plays": len(plays), "diff_per_hand": sign * dm / len(plays),
-                "diff_hand_lo": sign * lo_ / len(plays),
-                "diff_hand_hi": sign * hi_ / len(plays)}  # fmt: skip
-        rows.append(row)
-    return pd.DataFrame(rows)
+    two mean scores), each with its 95% CI, are on both rows, signed for that row's side. The
+    same table a :class:`Tally` gathers task by task."""
+    tally = Tally()
+    tally.add(pairs)
+    return tally.summary(labels)
 
 
 @dataclass(frozen=True)
@@ -334,10 +388,14 @@ def compare(
 ) -> Match:
     """Duplicate match of labelled policy sets ``a`` and ``b`` on ``hands`` deals (where and
     told to whom as in :func:`duplicate`: the same match)."""
-    pairs = duplicate(rules, a[1], b[1], hands, seed, threads=threads, backend=backend,
-                      observer=observer)  # fmt: skip
-    r = engine_inputs(rules, a[1]).rules
-    return Match(r, a, b, seed, pairs, summarise(pairs, (a[0], b[0])))
+    check_match(rules, a[1], b[1], hands, seed)
+    inputs = match_inputs(rules, a[1], b[1])
+    s = open_session(inputs, threads=threads, backend=backend, observer=observer)
+    parts = s.map(duplicate_part, match_tasks(rules, a[1], b[1], hands, seed, 0, s))
+    tally = Tally()
+    for part in parts:  # the summary, gathered task by task
+        tally.add(part)
+    return Match(inputs.rules, a, b, seed, assemble(parts), tally.summary((a[0], b[0])))
 
 
 def summary_lines(summary: pd.DataFrame) -> list[str]:
@@ -494,17 +552,24 @@ def sweep(
         match_inputs(rules, base, against), threads=threads, backend=backend, observer=observer
     )
     per_value = [match_tasks(rules, a, against, hands, seed, 0, s) for a in sets]
-    matches: Iterable[pd.DataFrame]
+    matches: Iterable[list[dict[str, np.ndarray]]]
     if s.backend.in_process:  # one match at a time: only its diffs stay in memory
-        matches = (assemble(s.map(duplicate_part, tasks)) for tasks in per_value)
+        matches = (s.map(duplicate_part, tasks) for tasks in per_value)
     else:
         flat = [t for tasks in per_value for t in tasks]
         results = iter(s.map(duplicate_part, flat))
-        matches = [assemble([next(results) for _ in tasks]) for tasks in per_value]
+        matches = [[next(results) for _ in tasks] for tasks in per_value]
     rows = []
     diffs = []
-    for v, pairs in zip(values, matches, strict=True):
-        both = summarise(pairs)
+    for v, parts in zip(values, matches, strict=True):
+        tally = Tally()
+        for part in parts:
+            tally.add(part)
+        both = tally.summary()
+        pairs = _compact(
+            pd.DataFrame({"deal": np.concatenate([p["deal"] for p in parts]),
+                          "diff": np.concatenate([p["diff"] for p in parts])})
+        )  # fmt: skip
         opp = both.iloc[1]
         row = both.iloc[0].to_dict() | {
             "opp_mean_score": opp["mean_score"],

@@ -9,7 +9,7 @@ import pandas as pd
 
 from pinochle_sim.runs.store.location import UrlPath
 from pinochle_sim.runs.store.provenance import ruleset_of
-from pinochle_sim.runs.store.read import read_columns, read_provenance
+from pinochle_sim.runs.store.read import iter_parts, read_provenance
 
 
 def game_results(rows: pd.DataFrame) -> pd.DataFrame:
@@ -33,10 +33,17 @@ def game_results(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def games_line(path: str | Path | UrlPath) -> str:
-    """One line about the games of a games run folder: how many, deals per game, wins."""
+    """One line about the games of a games run folder: how many, deals per game, wins (read
+    part by part: a part holds whole games)."""
     sides = ruleset_of(read_provenance(path)).teams
     totals = [f"total_{k}" for k in range(sides)]
-    rows = read_columns(path, ["game", "deal", "dealer", "game_winner", *totals]).to_pandas()
-    g = game_results(rows)
-    wins = ", ".join(f"side {k} {(g['winner'] == k).mean():.1%}" for k in range(sides))
-    return f"games: {len(g):,}, {g['deals'].mean():.2f} deals per game; won: {wins}"
+    games = deals = 0
+    wins = [0] * sides
+    for part in iter_parts(path, ["game", "deal", "dealer", "game_winner", *totals]):
+        g = game_results(part.to_pandas())
+        games += len(g)
+        deals += int(g["deals"].sum())
+        for k in range(sides):
+            wins[k] += int((g["winner"] == k).sum())
+    won = ", ".join(f"side {k} {wins[k] / games:.1%}" for k in range(sides))
+    return f"games: {games:,}, {deals / games:.2f} deals per game; won: {won}"

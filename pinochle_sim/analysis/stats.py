@@ -1,9 +1,19 @@
 """Estimates with their uncertainty: Wilson intervals for proportions, normal intervals for means,
-and exact quantiles of small non-negative integers from histograms (fast on millions of rows)."""
+and exact quantiles of small non-negative integers from histograms (fast on millions of rows).
+
+Every estimate is also built from statistics gathered chunk by chunk (:class:`Moments`,
+:class:`ClusterSpread`, :class:`Histogram`, :class:`TailCounts`), so a question over a run of any
+size holds one part in memory at a time. The counts and sums of integer observations are exact
+(int64), and the one sum that is not (the squared residuals of each cluster, for cluster-robust
+errors) is added in the order of the whole-array computation, so the gathered estimates equal
+the whole-array ones to the last digit.
+"""
 
 from __future__ import annotations
 
 import numpy as np
+
+from pinochle_sim.analysis import stats_kernels
 
 Z95 = 1.959963984540054
 
@@ -31,6 +41,32 @@ def wilson(
     return lo, hi
 
 
+def moments(n: np.ndarray, s1: np.ndarray, s2: np.ndarray) -> dict[str, np.ndarray]:
+    """Per group: n, mean, sd, standard error and 95% normal CI of the mean, from the count,
+    sum and sum of squares of each group's observations."""
+    n = np.asarray(n, dtype=float)
+    s1 = np.asarray(s1, dtype=float)
+    s2 = np.asarray(s2, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = s1 / n
+        var = np.maximum(s2 / n - mean * mean, 0) * n / (n - 1)
+        sd = np.sqrt(var)
+        se = sd / np.sqrt(n)
+    return {
+        "n": n.astype(np.int64),
+        "mean": mean,
+        "sd": sd,
+        "se": se,
+        "ci_lo": mean - Z95 * se,
+        "ci_hi": mean + Z95 * se,
+    }
+
+
+def with_se(m: dict[str, np.ndarray], se: np.ndarray) -> dict[str, np.ndarray]:
+    """``m`` (:func:`moments`) with another standard error (a cluster-robust one) and its CI."""
+    return m | {"se": se, "ci_lo": m["mean"] - Z95 * se, "ci_hi": m["mean"] + Z95 * se}
+
+
 def grouped_moments(
     keys: np.ndarray, values: np.ndarray, n_groups: int, clusters: np.ndarray | None = None
 ) -> dict[str, np.ndarray]:
@@ -45,21 +81,12 @@ def grouped_moments(
     n = np.bincount(keys, minlength=n_groups).astype(float)
     s1 = np.bincount(keys, weights=v, minlength=n_groups)
     s2 = np.bincount(keys, weights=v * v, minlength=n_groups)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = s1 / n
-        var = np.maximum(s2 / n - mean * mean, 0) * n / (n - 1)
-        sd = np.sqrt(var)
-        se = sd / np.sqrt(n)
+    m = moments(n, s1, s2)
     if clusters is not None:
-        se = _cluster_se(keys, v, clusters, n_groups, mean, n)
-    return {
-        "n": n.astype(np.int64),
-        "mean": mean,
-        "sd": sd,
-        "se": se,
-        "ci_lo": mean - Z95 * se,
-        "ci_hi": mean + Z95 * se,
-    }
+        spread = ClusterSpread(n_groups)
+        spread.add(keys, v, clusters, m["mean"])
+        m = with_se(m, spread.se(n))
+    return m
 
 
 def grouped_quantiles(
@@ -67,19 +94,9 @@ def grouped_quantiles(
 ) -> np.ndarray:
     """Exact lower quantiles (the smallest x with P(X <= x) >= q) of non-negative integer
     ``values`` per group, from a 2-D histogram: shape ``(n_groups, len(qs))``."""
-    keys = np.asarray(keys, dtype=np.int64)
-    v = np.asarray(values, dtype=np.int64)
-    if v.size and v.min() < 0:
-        raise ValueError("grouped_quantiles needs non-negative integers")
-    width = int(v.max()) + 1 if v.size else 1
-    hist = np.bincount(keys * width + v, minlength=n_groups * width).reshape(n_groups, width)
-    cum = np.cumsum(hist, axis=1)
-    total = cum[:, -1:]
-    out = np.full((n_groups, len(qs)), np.nan)
-    for j, q in enumerate(qs):
-        idx = (cum >= np.ceil(q * total)).argmax(axis=1).astype(float)
-        out[:, j] = np.where(total[:, 0] > 0, idx, np.nan)
-    return out
+    h = Histogram(n_groups)
+    h.add(keys, values)
+    return h.quantiles(qs)
 
 
 def design_effect(
@@ -95,38 +112,14 @@ def design_effect(
     """
     naive = grouped_moments(keys, hits, n_groups)
     robust = grouped_moments(keys, hits, n_groups, clusters)
+    return deff_of(naive["se"], robust["se"])
+
+
+def deff_of(naive_se: np.ndarray, robust_se: np.ndarray) -> np.ndarray:
+    """The design effect from the two standard errors, at least 1 (1 where undefined)."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        deff = (robust["se"] / naive["se"]) ** 2
+        deff = (robust_se / naive_se) ** 2
     return np.where(np.isfinite(deff), np.maximum(deff, 1.0), 1.0)
-
-
-def _cluster_se(
-    keys: np.ndarray,
-    v: np.ndarray,
-    clusters: np.ndarray,
-    n_groups: int,
-    mean: np.ndarray,
-    n: np.ndarray,
-) -> np.ndarray:
-    """Cluster-robust standard error of each group mean (clusters are 0..C-1)."""
-    clusters = np.asarray(clusters, dtype=np.int64)
-    n_clusters = int(clusters.max()) + 1 if clusters.size else 0
-    cell = clusters * n_groups + keys
-    size = n_clusters * n_groups
-    if size <= 8 * max(len(cell), 1):  # dense (cluster, group) table: fast when it is small
-        resid = np.bincount(cell, weights=v - mean[keys], minlength=size)
-        occupied = np.bincount(cell, minlength=size) > 0
-        group = np.tile(np.arange(n_groups), n_clusters)
-    else:  # many clusters, few observations each (e.g. games): only the occupied cells
-        cells, inverse = np.unique(cell, return_inverse=True)
-        resid = np.bincount(inverse, weights=v - mean[keys], minlength=len(cells))
-        occupied = np.ones(len(cells), dtype=bool)
-        group = cells % n_groups
-    ss = np.bincount(group, weights=resid**2, minlength=n_groups)
-    c = np.bincount(group, weights=occupied, minlength=n_groups)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        var = ss / (n * n) * c / (c - 1)
-    return np.sqrt(var)
 
 
 def clustered_tail(values: np.ndarray, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -143,22 +136,220 @@ def clustered_tail(values: np.ndarray, grid: np.ndarray) -> tuple[np.ndarray, np
     >>> int(k[0]), round(float(deff[0]), 2)
     (3, 1.96)
     """
-    v = np.asarray(values)
-    if not np.issubdtype(v.dtype, np.integer):
-        raise ValueError("clustered_tail needs integer values")
-    clusters, m = v.shape
-    grid = np.asarray(grid, dtype=np.int64)
-    top = int(max(v.max(initial=0), grid.max(initial=0))) + 1
-    ranked = -np.sort(-v, axis=1)  # each cluster's values, largest first
-    h1 = np.bincount(v.ravel(), minlength=top)
-    h2 = np.zeros(top, dtype=np.int64)
-    for j in range(m):  # the j-th largest value of every cluster, weight 2j + 1
-        h2 += (2 * j + 1) * np.bincount(ranked[:, j], minlength=top)
-    k = h1[::-1].cumsum()[::-1][grid]
-    sum_k2 = h2[::-1].cumsum()[::-1][grid]
-    n = clusters * m
-    p = k / n
-    with np.errstate(invalid="ignore", divide="ignore"):
-        robust = (sum_k2 - m * p * k) / n**2 * clusters / (clusters - 1)
-        deff = robust / (p * (1 - p) / n)
-    return k, np.where(np.isfinite(deff), np.maximum(deff, 1.0), 1.0)
+    t = TailCounts()
+    t.add(values)
+    return t.tail(grid)
+
+
+# ------------------------------------------------------------------- gathered chunk by chunk
+
+
+def _grow(a: np.ndarray, size: int) -> np.ndarray:
+    """``a`` extended with zeros to ``size`` entries along its last axis."""
+    if a.shape[-1] >= size:
+        return a
+    pad = [(0, 0)] * (a.ndim - 1) + [(0, size - a.shape[-1])]
+    return np.pad(a, pad)
+
+
+EXACT_FLOAT = 1 << 53
+"""Integers up to this size are exact in float64, and so is every partial sum below it."""
+
+
+def int_bincount(keys: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """Exact per-key sums of integer weights: ``np.bincount`` sums in float64, which is exact
+    while no sum can reach :data:`EXACT_FLOAT` (else the sums are made in int64, slower)."""
+    w = np.asarray(weights, dtype=np.int64)
+    if not len(w) or int(np.abs(w).max()) * len(w) < EXACT_FLOAT:
+        return np.bincount(keys, weights=w.astype(np.float64), minlength=size).astype(np.int64)
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, keys, w)
+    return out
+
+
+class Moments:
+    """Per group: the count, sum and sum of squares of integer observations, exact (int64),
+    gathered chunk by chunk; the groups grow as keys appear."""
+
+    def __init__(self, n_groups: int = 0) -> None:
+        self.n = np.zeros(n_groups, dtype=np.int64)
+        self.s1 = np.zeros(n_groups, dtype=np.int64)
+        self.s2 = np.zeros(n_groups, dtype=np.int64)
+
+    def add(self, keys: np.ndarray, values: np.ndarray) -> None:
+        """Observations ``values`` (integers; integral floats too) of groups ``keys``."""
+        keys = np.asarray(keys, dtype=np.int64)
+        v = np.asarray(values)
+        if v.dtype.kind == "f":
+            exact = v.astype(np.int64)
+            if not np.array_equal(exact, v):
+                raise ValueError("Moments gathers integer observations")
+            v = exact
+        v = v.astype(np.int64, copy=False)
+        if not keys.size:
+            return
+        if int(keys.min()) < 0:
+            raise ValueError("group keys are non-negative")
+        size = int(keys.max()) + 1
+        self.n, self.s1, self.s2 = (_grow(a, size) for a in (self.n, self.s1, self.s2))
+        stats_kernels.add_moments(keys, v, self.n, self.s1, self.s2)
+
+    def sums(self, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(n, s1, s2) of the first ``n_groups`` groups."""
+        n, s1, s2 = (_grow(a, n_groups)[:n_groups] for a in (self.n, self.s1, self.s2))
+        return n, s1, s2
+
+    def moments(self, n_groups: int) -> dict[str, np.ndarray]:
+        """:func:`moments` of the first ``n_groups`` groups."""
+        return moments(*self.sums(n_groups))
+
+
+DENSE_CELLS = 1 << 22
+"""The most (group, cluster) cells :class:`ClusterSpread` tabulates in one pass (32 MB of
+scratch); beyond, it sums only the occupied cells (sorted)."""
+
+
+class ClusterSpread:
+    """The cluster-robust variance of each group mean, gathered chunk by chunk once the means are
+    known: per group, the squared sums of each cluster's residuals and the clusters seen.
+
+    Clusters come in order, each whole within one chunk (a hand is within one part, a game too),
+    and the squares are added in that order, as the whole-array computation adds them."""
+
+    def __init__(self, n_groups: int) -> None:
+        self.n_groups = n_groups
+        self.ss = np.zeros(n_groups, dtype=np.float64)
+        self.c = np.zeros(n_groups, dtype=np.int64)
+        self._resid = np.empty(0)  # scratch, kept from chunk to chunk
+        self._seen = np.empty(0, dtype=np.int64)
+
+    def add(
+        self, keys: np.ndarray, values: np.ndarray, clusters: np.ndarray, mean: np.ndarray
+    ) -> None:
+        """Observations ``values`` of groups ``keys`` from clusters ``clusters`` (ids that grow
+        with the clusters' order), each group's ``mean`` known."""
+        keys = np.asarray(keys, dtype=np.int64)
+        if not len(keys):
+            return
+        clusters = np.asarray(clusters, dtype=np.int64)
+        g = self.n_groups
+        first = int(clusters.min())
+        n_clusters = int(clusters.max()) - first + 1
+        if n_clusters * g <= DENSE_CELLS:  # a (group, cluster) table: one pass, no sort
+            if len(self._resid) < n_clusters * g:
+                self._resid = np.empty(n_clusters * g)
+                self._seen = np.empty(n_clusters * g, dtype=np.int64)
+            v = np.asarray(values, dtype=np.float64)
+            mu = np.asarray(mean, dtype=np.float64)
+            stats_kernels.add_cluster_spread(
+                keys, v, clusters, first, n_clusters, mu, self._resid, self._seen, self.ss, self.c
+            )
+            return
+        # many clusters, few observations each (games): only the occupied cells, in the same
+        # order (per group, cluster after cluster)
+        v = np.asarray(values, dtype=np.float64)
+        cell = (clusters - first) * g + keys
+        cells, inverse = np.unique(cell, return_inverse=True)
+        resid = np.bincount(inverse, weights=v - mean[keys], minlength=len(cells))
+        group = cells % g
+        np.add.at(self.ss, group, resid**2)
+        self.c += np.bincount(group, minlength=g)
+
+    def add_hands(self, keys: np.ndarray, values: np.ndarray, hands: int, mean: np.ndarray) -> None:
+        """:meth:`add` for observations in blocks of one per hand (several observations per
+        hand, ``hands`` hands): observation ``i`` is of hand ``i % hands``, the clusters
+        ``np.tile(np.arange(hands), blocks)`` would name."""
+        keys = np.asarray(keys, dtype=np.int64)
+        if not len(keys):
+            return
+        if len(keys) % hands:
+            raise ValueError("observations in whole blocks of one per hand")
+        g = self.n_groups
+        if int(keys.min()) < 0 or int(keys.max()) >= g:
+            raise ValueError("a group key outside the table's groups")
+        touched = np.zeros(g, dtype=np.int64)
+        v = np.asarray(values, dtype=np.float64)
+        mu = np.asarray(mean, dtype=np.float64)
+        stats_kernels.add_hand_spread(keys, v, hands, mu, np.empty(g), touched, self.ss, self.c)
+
+    def se(self, n: np.ndarray) -> np.ndarray:
+        """The cluster-robust standard error of each group's mean (``n``: its observations)."""
+        n = np.asarray(n, dtype=float)
+        c = self.c.astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            var = self.ss / (n * n) * c / (c - 1)
+        return np.sqrt(var)
+
+
+class Histogram:
+    """Per group, a histogram of non-negative integer observations, gathered chunk by chunk."""
+
+    def __init__(self, n_groups: int) -> None:
+        self.counts = np.zeros((n_groups, 1), dtype=np.int64)
+
+    def add(self, keys: np.ndarray, values: np.ndarray) -> None:
+        keys = np.asarray(keys, dtype=np.int64)
+        v = np.asarray(values, dtype=np.int64)
+        if v.size and v.min() < 0:
+            raise ValueError("grouped_quantiles needs non-negative integers")
+        width = max(int(v.max()) + 1 if v.size else 1, self.counts.shape[1])
+        self.counts = _grow(self.counts, width)
+        if v.size:
+            if int(keys.min()) < 0 or int(keys.max()) >= self.counts.shape[0]:
+                raise ValueError("a group key outside the histogram's groups")
+            stats_kernels.add_histogram(keys, v, self.counts)
+
+    def quantiles(self, qs: tuple[float, ...] = (0.1, 0.5, 0.9)) -> np.ndarray:
+        """Exact lower quantiles per group, shape ``(n_groups, len(qs))`` (NaN: no data)."""
+        cum = np.cumsum(self.counts, axis=1)
+        total = cum[:, -1:]
+        out = np.full((self.counts.shape[0], len(qs)), np.nan)
+        for j, q in enumerate(qs):
+            idx = (cum >= np.ceil(q * total)).argmax(axis=1).astype(float)
+            out[:, j] = np.where(total[:, 0] > 0, idx, np.nan)
+        return out
+
+
+class TailCounts:
+    """The histograms behind :func:`clustered_tail`, gathered chunk by chunk: of every value,
+    and of each cluster's ``j``-th largest value weighted ``2j + 1``."""
+
+    def __init__(self) -> None:
+        self.h1 = np.zeros(1, dtype=np.int64)
+        self.h2 = np.zeros(1, dtype=np.int64)
+        self.clusters = 0
+        self.m = 0
+
+    def add(self, values: np.ndarray) -> None:
+        """``values``: one row per cluster, the same number of values in each."""
+        v = np.asarray(values)
+        if not np.issubdtype(v.dtype, np.integer):
+            raise ValueError("clustered_tail needs integer values")
+        clusters, m = v.shape
+        if self.m and m != self.m:
+            raise ValueError("every cluster holds the same number of values")
+        self.m = m
+        self.clusters += clusters
+        top = max(int(v.max(initial=0)) + 1, len(self.h1))
+        self.h1 = _grow(self.h1, top)
+        self.h2 = _grow(self.h2, top)
+        v = np.ascontiguousarray(v, dtype=np.int64)
+        if v.size and int(v.min()) < 0:
+            raise ValueError("clustered_tail needs non-negative values")
+        stats_kernels.add_tail_counts(v, self.h1, self.h2, np.empty(m, dtype=np.int64))
+
+    def tail(self, grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each ``x`` in ``grid``: #(values >= x) and the design effect of that share."""
+        grid = np.asarray(grid, dtype=np.int64)
+        top = int(grid.max(initial=0)) + 1
+        h1 = _grow(self.h1, top)
+        h2 = _grow(self.h2, top)
+        k = h1[::-1].cumsum()[::-1][grid]
+        sum_k2 = h2[::-1].cumsum()[::-1][grid]
+        clusters, m = self.clusters, self.m
+        n = clusters * m
+        p = k / n
+        with np.errstate(invalid="ignore", divide="ignore"):
+            robust = (sum_k2 - m * p * k) / n**2 * clusters / (clusters - 1)
+            deff = robust / (p * (1 - p) / n)
+        return k, np.where(np.isfinite(deff), np.maximum(deff, 1.0), 1.0)

@@ -32,6 +32,7 @@ try:
 except ImportError:  # pragma: no cover - not on Windows
     resource = None
 
+from pinochle_sim.core import jit
 from pinochle_sim.core.deal import _deal
 from pinochle_sim.core.jit import pjit
 from pinochle_sim.engines import EngineInputs
@@ -376,3 +377,74 @@ def machine() -> str:
         f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"numba {numba.__version__}, numpy {np.__version__}"
     )
+
+
+REPORT_TARGET = {1_000_000: 4.0, 30_000_000: 120.0, 100_000_000: 360.0}
+"""The most seconds ``report`` should take on runs of these sizes (partnership defaults, two
+cores), and at most 2 GB of memory from 3e7 hands up."""
+REPORT_MEMORY_TARGET_MB = 2000.0
+
+_MEASURE = r"""
+import resource, runpy, sys, time
+sys.argv = ["pinochle-sim", *sys.argv[1:]]
+t0 = time.perf_counter()
+try:
+    runpy.run_module("pinochle_sim", run_name="__main__")
+except SystemExit as e:
+    if e.code:
+        raise
+who = (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+peak = max(resource.getrusage(w).ru_maxrss for w in who)
+print(time.perf_counter() - t0, peak)
+"""
+"""Runs a command in this interpreter: its seconds and its peak memory (the largest of this
+process and the processes it started, as ``/usr/bin/time`` counts it)."""
+
+
+@dataclass(frozen=True)
+class ReportTiming:
+    """``pinochle-sim report`` of a run, timed in a fresh process with its peak memory."""
+
+    hands: int
+    seconds: float
+    peak_mb: float
+
+    def line(self) -> str:
+        text = (
+            f"report of a {_count(self.hands)}-hand run: {self.seconds:.1f} s, "
+            f"{self.hands / self.seconds:,.0f} hands/s, peak {self.peak_mb:,.0f} MB"
+        )
+        target = max((s for h, s in REPORT_TARGET.items() if h <= self.hands), default=None)
+        if target is not None and self.hands in REPORT_TARGET:
+            met = "met" if self.seconds <= target else "missed"
+            text += f" (target <= {target:g} s: {met})"
+        if self.hands >= 30_000_000:
+            met = "met" if self.peak_mb <= REPORT_MEMORY_TARGET_MB else "missed"
+            text += f" (memory target <= {REPORT_MEMORY_TARGET_MB:,.0f} MB: {met})"
+        return text
+
+
+def bench_run_folder(hands: int, rules: str = "partnership") -> Path:
+    """A run of ``hands`` hands of seed 0 kept between benches in the cache folder (made on the
+    first bench that needs it, in a fresh process; made again when its records' engine changes:
+    ``run --resume`` finishes or checks it)."""
+    from_cache = jit.cache_root() / "bench-runs" / f"{rules}-seed0-{hands}"
+    cmd = [*_run_cmd(hands, rules, str(from_cache)), "--resume" if from_cache.exists() else ""]
+    done = subprocess.run([c for c in cmd if c], capture_output=True, text=True)
+    if done.returncode != 0:  # another engine version's run: made again
+        subprocess.run([*_run_cmd(hands, rules, str(from_cache)), "--overwrite"], check=True,
+                       capture_output=True)  # fmt: skip
+    return from_cache
+
+
+def report_timing(hands: int = 10_000_000) -> ReportTiming:
+    """``report`` of a ``hands``-hand partnership run (PNG charts only), in a fresh process."""
+    run_dir = bench_run_folder(hands)
+    with tempfile.TemporaryDirectory(prefix="pinochle-bench-report-") as tmp:
+        args = ["report", str(run_dir), "--out", tmp, "--format", "png"]
+        done = subprocess.run(
+            [sys.executable, "-c", _MEASURE, *args], capture_output=True, text=True, check=True
+        )
+    seconds, kb = done.stdout.split()[-2:]
+    unit = 1024.0 if sys.platform != "darwin" else 1024.0 * 1024.0
+    return ReportTiming(hands, float(seconds), float(kb) / unit)

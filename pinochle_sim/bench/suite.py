@@ -3,8 +3,9 @@
 :func:`bench_lines` runs, in order: each engine's first call (compile or cache load), hands per
 second per stage on one and two threads, the double-dummy solver's time per position of each
 preset, end-to-end runs in fresh processes (warm cache; empty cache, then the first run of each
-other engine), each million-hand run right after the same run of the minimal engine, and the peak
-memory. Lines with a speed target say it and whether it was met.
+other engine), each million-hand run right after the same run of the minimal engine, ``report``
+of a ten-million-hand run (its time and peak memory), and the peak memory. Lines with a speed
+target say it and whether it was met.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class BenchOptions:
     ``end_to_end``: the fresh-process runs; ``solver_deals`` per preset (None: 200, 0 with
     ``quick``); ``solver_cards`` a seat in the solver's positions (:data:`FULL_DEAL`: whole
     deals); ``solver_only``: nothing but the solver; ``solver_seed``: the seed of the solved
-    deals."""
+    deals; ``report_hands``: the size of the run whose report is timed."""
 
     max_hands: int = 200_000
     quick: bool = False
@@ -38,6 +39,9 @@ class BenchOptions:
     solver_cards: int | None = 8
     solver_only: bool = False
     solver_seed: int = 0
+    report_hands: int = 10_000_000
+    """Hands of the run whose ``report`` is timed (0: no report line); the run is kept in the
+    cache folder between benches."""
 
     def __post_init__(self) -> None:
         cards = self.solver_cards
@@ -96,6 +100,10 @@ def bench_lines(
             yield run.line()
             if k == 0:
                 yield stages.versus(run, base, stages.COLD_RUN_TARGET[1])
+        if options.report_hands:
+            if notice:
+                notice(f"  report: a {options.report_hands:,}-hand run (kept between benches)")
+            yield stages.report_timing(options.report_hands).line()
     me, kids = stages.peak_memory_mb()
     runs = f" (largest run process {kids:,.0f} MB)" if kids > 0 else ""
     yield f"peak memory {me:,.0f} MB{runs}; bench took {time.perf_counter() - t0:.1f} s"

@@ -67,6 +67,7 @@ from pinochle_sim.cli.options import (
     help="Exit with status 1 when the self-check fails (an estimate more than 4.5 standard "
     "errors from its exact value); the report is written either way.",
 )
+@threads_option
 @user_errors
 def report(
     run_dir: str,
@@ -75,12 +76,16 @@ def report(
     only: tuple[str, ...],
     allow_partial: bool,
     strict: bool,
+    threads: int | None,
 ) -> None:
     """Write every chart, every table as CSV and a publishable report.md for a run folder.
 
     A partial run is refused: finish it with `pinochle-sim run ... --resume`, or pass
     --allow-partial. report.md shows the PNG charts (SVG if only svg is asked for; with pdf
     alone, PNGs are written for it too) and links the other formats.
+
+    The run is read part by part (memory stays flat whatever its size), its questions shared
+    out among --threads, the charts drawn in as many processes.
 
     Estimates with an exact value (the dealt hands' meld) are printed beside it with a
     z-score (self_check.csv, end of report.md); a |z| above 4.5 fails the self-check: a
@@ -110,6 +115,7 @@ def report(
             progress=lambda name: click.echo(f"  {name}", err=True),
             allow_partial=allow_partial,
             strict=True,
+            threads=threads,
         )
     except pinochle_sim.SelfCheckError as e:
         if strict:

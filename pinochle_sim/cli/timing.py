@@ -48,6 +48,15 @@ from pinochle_sim.cli.options import parse_count, user_errors
     help="Seed of the deals the solver is timed on (hands 0.. of it).",
 )
 @click.option("--solver-only", is_flag=True, help="Only the double-dummy solver's times.")
+@click.option(
+    "--report-hands",
+    "report_text",
+    default="1e7",
+    show_default=True,
+    metavar="N|0",
+    help="Time `report` (and its peak memory) on a run of N hands, made on the first bench and "
+    "kept in the cache folder (0: skip; the first one takes a minute to simulate).",
+)
 @user_errors
 def bench(
     hands_text: str,
@@ -57,13 +66,15 @@ def bench(
     solver_cards: str,
     solver_seed: int,
     solver_only: bool,
+    report_text: str,
 ) -> None:
     """Print, a line at a time as each is measured: each engine's first-call (compile or cache
     load) time, hands per second per stage on 1 and 2 threads, the double-dummy solver's time
     per position of each preset (one thread: median, p95, max, nodes; 8 cards a seat unless
     --solver-cards says otherwise), end-to-end run times in fresh processes (warm cache; empty
     cache, then the first run of each other engine), each 1e6-hand run right after the same run
-    of a minimal engine (the machine's yardstick), and the peak memory. Where a speed target is
+    of a minimal engine (the machine's yardstick), `report` of a 1e7-hand run (time and peak
+    memory), and the peak memory. Where a speed target is
     set, the line says it and whether it was met.
 
     \b
@@ -86,6 +97,9 @@ def bench(
         solver_cards=cards,
         solver_only=solver_only,
         solver_seed=solver_seed,
+        report_hands=0
+        if report_text.strip() == "0"
+        else parse_count(report_text, "--report-hands"),
     )
     for line in bench_lines(options, notice=lambda text: click.echo(text, err=True)):
         click.echo(line)

@@ -41,7 +41,7 @@ from pinochle_sim.runs.store.folder import RunFolder
 from pinochle_sim.runs.store.location import StorageError, UrlPath, location
 from pinochle_sim.runs.store.provenance import provenance
 from pinochle_sim.runs.store.schema import TableBuilder, to_table
-from pinochle_sim.runs.summary import RunSummary, summarise
+from pinochle_sim.runs.summary import RunSummary, part_sums, summarise
 
 PART_BATCH = 16_384
 """Hands played into a part's buffer at a time (:func:`make_part`): four 4,096-hand chunks,
@@ -126,17 +126,18 @@ class PartTask:
         return self.spec.part_range(self.k)[1]
 
 
-def compute_part(task: PartTask, progress: Any = None) -> tuple[str, int, Any]:
-    """(folder, part index, the part's Arrow table) of ``task``: the first step of a part."""
-    table = make_part(task.spec, task.k, task.created, progress)
-    return task.path, task.k, table
+def compute_part(task: PartTask, progress: Any = None) -> tuple[PartTask, Any]:
+    """(the task, the part's Arrow table): the first step of a part."""
+    return task, make_part(task.spec, task.k, task.created, progress)
 
 
-def write_part(computed: tuple[str, int, Any]) -> dict[str, Any]:
+def write_part(computed: tuple[PartTask, Any]) -> dict[str, Any]:
     """Write a part computed by :func:`compute_part` atomically into its run folder; returns
-    its manifest entry fields (the client records them)."""
-    path, k, table = computed
-    return write_part_file(path, k, table) | {"rows": table.num_rows}
+    its manifest entry fields with the part's sums for the run's closing figures (the client
+    records them; locally this step overlaps the next part's computing)."""
+    task, table = computed
+    sums = part_sums(table, task.spec.rules, task.spec.games)
+    return write_part_file(task.path, task.k, table) | {"rows": table.num_rows, "sums": sums}
 
 
 def _write_parts(backend: Backend, folder: RunFolder, observer: Observer) -> int:
@@ -157,7 +158,7 @@ def _write_parts(backend: Backend, folder: RunFolder, observer: Observer) -> int
         if not inside:
             observer.update(spec.part_range(todo[i])[1])
 
-    def compute(task: PartTask) -> tuple[str, int, Any]:
+    def compute(task: PartTask) -> tuple[PartTask, Any]:
         return compute_part(task, observer.update)
 
     try:

@@ -1,4 +1,6 @@
-"""What a finished run reports: its headline figures (:class:`RunSummary`)."""
+"""What a finished run reports: its headline figures (:class:`RunSummary`), from integer sums
+each part keeps in the manifest (:func:`part_sums`), so that closing a run of any size reads
+nothing back."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ from typing import Any
 import numpy as np
 
 from pinochle_sim.engines import engine_for
-from pinochle_sim.runs.store.read import column_array, read_columns
+from pinochle_sim.rules import Ruleset
+from pinochle_sim.runs.store.location import location
+from pinochle_sim.runs.store.read import column_array, iter_parts
 
 
 @dataclass(frozen=True)
@@ -91,61 +95,93 @@ class RunSummary:
         )
 
 
+def summary_columns(rules: Ruleset, games: bool) -> list[str]:
+    """The columns a run's closing figures are gathered from."""
+    if games:
+        return ["game_winner"]
+    if not engine_for(rules).has_auction:
+        return ["meld_0", "meld_1", "score_0", "score_1", "winner"]
+    cols = ["bidder", "bid", "stuck", "made", "conceded"]
+    cols += [f"team_meld_{k}" for k in range(rules.teams)]
+    return cols + [f"meld_{p}" for p in range(rules.players)]
+
+
+def part_sums(table: Any, rules: Ruleset, games: bool) -> dict[str, int]:
+    """The integer sums one part adds to its run's closing figures (:func:`summarise`): what a
+    part's manifest entry keeps, so that no figure of a run ever reads the whole run back."""
+    d = {c: column_array(table, c).astype(np.int64) for c in summary_columns(rules, games)}
+    if games:
+        w = d["game_winner"]
+        return {"rows": len(w), "games": int((w >= 0).sum())} | {
+            f"wins_{k}": int((w == k).sum()) for k in range(rules.teams)
+        }
+    if not engine_for(rules).has_auction:
+        w = d["winner"]
+        return {
+            "rows": len(w),
+            **{c: int(d[c].sum()) for c in ("meld_0", "meld_1", "score_0", "score_1")},
+            "wins_0": int((w == 0).sum()),
+            "wins_1": int((w == 1).sum()),
+            "ties": int((w < 0).sum()),
+        }
+    bidder = d["bidder"]
+    bside = bidder % 2 if rules.partnerships else bidder
+    side_meld = np.stack([d[f"team_meld_{k}"] for k in range(rules.teams)])
+    out = {"rows": len(bidder)}
+    out |= {c: int(d[c].sum()) for c in ("bid", "stuck", "made", "conceded")}
+    out["bidding_meld"] = int(side_meld[bside, np.arange(len(bidder))].sum())
+    out |= {f"meld_{p}": int(d[f"meld_{p}"].sum()) for p in range(rules.players)}
+    return out
+
+
 def summarise(
     path: str, folder: Any, computed: int, seconds: float, compile_s: float
 ) -> RunSummary:
     """The summary of the run in ``folder`` (a :class:`~.store.folder.RunFolder`, complete),
-    of which ``computed`` rows took ``seconds`` after ``compile_s`` of compiling."""
-    r = folder.spec.rules
+    of which ``computed`` rows took ``seconds`` after ``compile_s`` of compiling: from the sums
+    each part's manifest entry keeps (a part written without them is read, alone)."""
+    spec = folder.spec
+    r = spec.rules
+    totals: dict[str, int] = {}
+    for k in sorted(folder.done):
+        sums = folder.done[k].get("sums")
+        if sums is None:
+            f = location(path) / folder.done[k]["file"]
+            (table,) = iter_parts(f, summary_columns(r, spec.games))
+            sums = part_sums(table, r, spec.games)
+        for key, value in sums.items():
+            totals[key] = totals.get(key, 0) + int(value)
+    n = totals.get("rows", 0)
     common = {
         "path": str(path),
+        "hands": n,
         "hands_computed": computed,
         "seconds": seconds,
         "bytes": folder.size_bytes(),
         "compile_seconds": compile_s,
         "repairs": tuple(folder.repairs),
     }
-    if folder.spec.games:
-        t = read_columns(path, ["game_winner"])
-        w = column_array(t, "game_winner").astype(np.int64)
-        n_games = int((w >= 0).sum())
+    if spec.games:
+        n_games = totals["games"]
         return RunSummary(
             **common,
-            hands=len(w),
             mean_seat_meld=float("nan"),
             games=n_games,
-            game_wins=tuple(float((w == k).sum() / max(n_games, 1)) for k in range(r.teams)),
+            game_wins=tuple(totals[f"wins_{k}"] / max(n_games, 1) for k in range(r.teams)),
         )
     if not engine_for(r).has_auction:
-        cols = ["meld_0", "meld_1", "score_0", "score_1", "winner"]
-        t = read_columns(path, cols)
-        d = {c: column_array(t, c).astype(np.int64) for c in cols}
-        w = d["winner"]
         return RunSummary(
             **common,
-            hands=len(w),
-            mean_seat_meld=float((d["meld_0"].mean() + d["meld_1"].mean()) / 2),
-            mean_score=float((d["score_0"].mean() + d["score_1"].mean()) / 2),
-            win_rates=(float((w == 0).mean()), float((w == 1).mean()), float((w < 0).mean())),
+            mean_seat_meld=(totals["meld_0"] / n + totals["meld_1"] / n) / 2,
+            mean_score=(totals["score_0"] / n + totals["score_1"] / n) / 2,
+            win_rates=(totals["wins_0"] / n, totals["wins_1"] / n, totals["ties"] / n),
         )
-    sides = range(r.teams)
-    seats = range(r.players)
-    cols = ["bidder", "bid", "stuck", "made", "conceded"]
-    cols += [f"team_meld_{k}" for k in sides] + [f"meld_{p}" for p in seats]
-    t = read_columns(path, cols)
-    d = {c: column_array(t, c) for c in cols}
-    bidder = d["bidder"].astype(np.int64)
-    bside = bidder % 2 if r.partnerships else bidder
-    side_meld = np.stack([d[f"team_meld_{k}"] for k in sides])
-    bid_meld = side_meld[bside, np.arange(len(bidder))]
-    seat_meld = np.mean([d[f"meld_{p}"].mean() for p in seats])
     return RunSummary(
         **common,
-        hands=len(bidder),
-        mean_seat_meld=float(seat_meld),
-        mean_bidding_meld=float(bid_meld.mean()),
-        stuck_rate=float(d["stuck"].mean()),
-        make_rate=float(d["made"].mean()),
-        concede_rate=float(d["conceded"].mean()),
-        mean_bid=float(d["bid"].mean()),
+        mean_seat_meld=float(np.mean([totals[f"meld_{p}"] / n for p in range(r.players)])),
+        mean_bidding_meld=totals["bidding_meld"] / n,
+        stuck_rate=totals["stuck"] / n,
+        make_rate=totals["made"] / n,
+        concede_rate=totals["conceded"] / n,
+        mean_bid=totals["bid"] / n,
     )

@@ -11,6 +11,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from pinochle_sim.analysis.reports.gather import answer
+from pinochle_sim.analysis.reports.load import column_names, rules_of
+from pinochle_sim.analysis.reports.report import STUDIES
 from tests.reports_reference import CASES, REFERENCE, make_run, tables
 
 
@@ -32,3 +35,16 @@ def test_every_table_equals_the_stored_one(runs: dict[str, Path], case: str) -> 
         assert list(table.columns[: len(columns)]) == columns, (case, name)
         text = table[columns].to_csv(index=False)
         assert text == want, f"{case}/{name}.csv differs from the stored table"
+
+
+@pytest.mark.parametrize("case", ["partnership", "partnership-games"])
+def test_questions_shared_out_among_threads_give_the_same_tables(runs, case) -> None:
+    """write_report shares the questions out among threads: each question still gathers slice
+    after slice in order, so every table equals the one-thread table to the last digit."""
+    path = runs[case]
+    rules, present = rules_of(path), column_names(path)
+    names = [n for n, st in STUDIES.items() if st.fits(rules, present)]
+    one = answer(path, [STUDIES[n].ask(rules) for n in names], threads=1)
+    two = answer(path, [STUDIES[n].ask(rules) for n in names], threads=2)
+    for name, a, b in zip(names, one, two, strict=True):
+        assert a.to_csv(index=False) == b.to_csv(index=False), name

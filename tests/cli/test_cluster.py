@@ -25,11 +25,11 @@ from pinochle_sim.cli import main
 from pinochle_sim.runs.backends import cluster
 from pinochle_sim.runs.runner import run
 from tests.runs.test_cluster import HANDS, PART, _free_port, assert_same_run
-from tests.runs.test_storage import BucketStore  # registers bucket:// in this process only
 
 # Fixtures, imported by name for pytest (module-scoped: this module gets its own instance);
 # `name as name` marks a re-export, so ruff keeps the import and the parameters using it.
 from tests.runs.test_cluster import backend as backend
+from tests.runs.test_storage import BucketStore  # registers bucket:// in this process only
 
 
 def _one_line_error(result: Any) -> str:

@@ -1,12 +1,12 @@
 """Run folders on a store at the command line: ``run``, ``info``, ``export`` and ``report`` on a
 ``bucket://`` URL (an in-memory store shaped like S3, standing for one that outlives the
-command); ``memory://`` refused as an output (it is gone when the command ends); one-line errors for URLs a run folder cannot use (an unknown protocol, no
-folder, a pattern, a missing driver, a store that refuses) and for reports and exports written
-to a URL.
+command); ``memory://`` refused as an output (it is gone when the command ends); one-line
+errors for URLs a run folder cannot use (an unknown protocol, no folder, a pattern, a missing
+driver, a store that refuses) and for reports and exports written to a URL.
 
 The library path (records equal to a local run's, resume, overwrite, S3-like folders) is tested
-in tests/runs/test_storage.py; importing from it also registers its ``bucket://`` store, which a
-case here uses."""
+in tests/runs/test_storage.py; importing from it also registers its ``bucket://`` store, which
+the cases here use."""
 
 from __future__ import annotations
 

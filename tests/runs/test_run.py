@@ -130,7 +130,7 @@ def test_interrupted_run_resumes_without_gap_or_duplicate(reference_run, tmp_pat
     calls = {"n": 0}
 
     def failing(computed):
-        path, k, _ = computed
+        path, k = computed[0].path, computed[0].k
         calls["n"] += 1
         if calls["n"] == 3:
             # a half-written temporary file, as a kill -9 during the write would leave

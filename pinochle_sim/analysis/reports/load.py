@@ -1,4 +1,5 @@
-"""Reading a run for reports: only the columns a question needs, from a folder or a DataFrame."""
+"""What a report knows of a run before it reads the records: its columns, provenance, rules and
+extent (from the parts' footers and the manifest), for a folder, a store's URL or a DataFrame."""
 
 from __future__ import annotations
 
@@ -6,29 +7,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
 
+import numpy as np
 import pandas as pd
 
 from pinochle_sim.rules import Ruleset, get_preset
 from pinochle_sim.runs.store.files import MANIFEST, read_manifest
 from pinochle_sim.runs.store.location import UrlPath, location
 from pinochle_sim.runs.store.provenance import ruleset_of
-from pinochle_sim.runs.store.read import read_columns, read_provenance
+from pinochle_sim.runs.store.read import iter_parts, part_rows, read_provenance
 from pinochle_sim.runs.store.scan import open_dataset
 
 Data: TypeAlias = "str | Path | UrlPath | pd.DataFrame"
-
-
-def columns(data: Data, names: list[str]) -> pd.DataFrame:
-    """The named columns of a run folder / part file, or of a DataFrame (checked present)."""
-    if isinstance(data, pd.DataFrame):
-        missing = [c for c in names if c not in data.columns]
-        if missing:
-            raise ValueError(f"the data has no column(s) {', '.join(missing)}")
-        return data[names]
-    path = location(data)
-    if not path.exists():
-        raise ValueError(f"no such run folder or file: {str(path)!r}")
-    return read_columns(path, names).to_pandas()  # a damaged part is named, with the remedy
 
 
 def column_names(data: Data) -> list[str]:
@@ -112,10 +101,9 @@ def extent(data: Data) -> Extent:
             manifest = read_manifest(path)
             planned = manifest.get("settings", {}).get("hands", planned)
             marked = bool(manifest.get("complete", False))
-        dataset = open_dataset(path)
-        rows = dataset.count_rows()
-        if unit == "games":
-            games = len(pd.unique(dataset.to_table(columns=["game"]).column(0).to_numpy()))
+        rows = sum(part_rows(path))
+        if unit == "games":  # a part holds whole games
+            games = sum(len(np.unique(t.column(0).to_numpy())) for t in iter_parts(path, ["game"]))
         else:
             games = rows
     read = int(games)

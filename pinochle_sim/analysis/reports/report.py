@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from pinochle_sim.analysis.reports import (
     questions_two_hand,
     selfcheck,
 )
+from pinochle_sim.analysis.reports.gather import Question, answer
 from pinochle_sim.analysis.reports.load import (
     Data,
     Extent,
@@ -29,6 +31,7 @@ from pinochle_sim.analysis.reports.load import (
 )
 from pinochle_sim.analysis.reports.style import mark_partial, save
 from pinochle_sim.rules import Ruleset
+from pinochle_sim.runs.simulate.pool import MAX_THREADS
 
 
 def _row(t: pd.DataFrame, **where: Any) -> pd.Series:
@@ -359,6 +362,10 @@ def _text_makeable(t: pd.DataFrame, r: Ruleset) -> str:
 class Study:
     title: str
     question: Callable[[Data], pd.DataFrame]
+    """The study's table of one run (checks that the run is of the right kind)."""
+    ask: Callable[[Ruleset], Question]
+    """The question as its class: what the study gathers from each part of a run (a report
+    answers every study it writes over one reading of the run)."""
     chart: Callable[[pd.DataFrame, dict[str, Any]], Any]
     text: Callable[[pd.DataFrame, Ruleset], str]
     applies: Callable[[Ruleset], bool] = lambda r: True
@@ -376,6 +383,7 @@ STUDIES: dict[str, Study] = {
     "meld_by_trump_length": Study(
         "Expected meld by trump length",
         questions.meld_by_trump_length,
+        questions.MeldByTrumpLength,
         charts.meld_by_trump_length,
         _text_meld_by_length,
         checks=selfcheck.meld_by_trump_length,
@@ -383,6 +391,7 @@ STUDIES: dict[str, Study] = {
     "meld_distribution": Study(
         "How much meld: tail probabilities",
         questions.meld_distribution,
+        questions.MeldDistribution,
         charts.meld_distribution,
         _text_meld_distribution,
         requires=questions.AUCTION_COLUMNS,
@@ -391,6 +400,7 @@ STUDIES: dict[str, Study] = {
     "partner_meld": Study(
         "What to expect from your partner",
         questions.partner_meld,
+        questions.PartnerMeld,
         charts.partner_meld,
         _text_partner,
         lambda r: r.partnerships,
@@ -398,6 +408,7 @@ STUDIES: dict[str, Study] = {
     "pass_value": Study(
         "The value of the pass",
         questions.pass_value,
+        questions.PassValue,
         charts.pass_value,
         _text_pass,
         lambda r: r.partnerships and r.pass_cards > 0,
@@ -405,6 +416,7 @@ STUDIES: dict[str, Study] = {
     "bid_vs_meld": Study(
         "Winning bid against meld",
         questions.bid_vs_meld,
+        questions.BidVsMeld,
         charts.bid_vs_meld,
         _text_bid_vs_meld,
         requires=questions.AUCTION_COLUMNS,
@@ -412,6 +424,7 @@ STUDIES: dict[str, Study] = {
     "go_set": Study(
         "Go-set probability",
         questions.go_set,
+        questions.GoSet,
         charts.go_set,
         _text_go_set,
         requires=questions.AUCTION_COLUMNS,
@@ -419,6 +432,7 @@ STUDIES: dict[str, Study] = {
     "bidding_side_tricks": Study(
         "Trick points of the bidding side",
         questions.bidding_side_tricks,
+        questions.BiddingSideTricks,
         charts.bidding_side_tricks,
         _text_tricks,
         requires=questions.AUCTION_COLUMNS,
@@ -426,6 +440,7 @@ STUDIES: dict[str, Study] = {
     "auction_summary": Study(
         "The auction",
         questions.auction_summary,
+        questions.AuctionSummary,
         charts.auction_summary,
         _text_auction,
         requires=questions.AUCTION_COLUMNS,
@@ -433,6 +448,7 @@ STUDIES: dict[str, Study] = {
     "widow_value": Study(
         "The value of the widow",
         questions.widow_value,
+        questions.WidowValue,
         charts.widow_value,
         _text_widow,
         lambda r: r.widow > 0,
@@ -440,6 +456,7 @@ STUDIES: dict[str, Study] = {
     "meld_laid": Study(
         "Meld scored by hand",
         questions_two_hand.meld_laid,
+        questions_two_hand.MeldLaid,
         charts.meld_laid,
         _text_meld_laid,
         requires=questions_two_hand.STOCK_COLUMNS,
@@ -447,6 +464,7 @@ STUDIES: dict[str, Study] = {
     "early_tricks": Study(
         "The value of winning stock tricks",
         questions_two_hand.early_tricks,
+        questions_two_hand.EarlyTricks,
         charts.early_tricks,
         _text_early_tricks,
         requires=questions_two_hand.STOCK_COLUMNS,
@@ -454,6 +472,7 @@ STUDIES: dict[str, Study] = {
     "score_margin": Study(
         "Final score margin",
         questions_two_hand.score_margin,
+        questions_two_hand.ScoreMargin,
         charts.score_margin,
         _text_score_margin,
         requires=questions_two_hand.STOCK_COLUMNS,
@@ -461,6 +480,7 @@ STUDIES: dict[str, Study] = {
     "card_play_cost": Study(
         "The cost of card play (double dummy)",
         dd_studies.card_play_cost,
+        dd_studies.CardPlayCost,
         charts_dd.card_play_cost,
         _text_card_play_cost,
         requires=dd_studies.DD_COLUMNS,
@@ -468,6 +488,7 @@ STUDIES: dict[str, Study] = {
     "go_set_dd": Study(
         "Going set under perfect play (double dummy)",
         dd_studies.go_set_dd,
+        dd_studies.GoSetDD,
         charts_dd.go_set_dd,
         _text_go_set_dd,
         requires=dd_studies.DD_COLUMNS,
@@ -475,6 +496,7 @@ STUDIES: dict[str, Study] = {
     "makeable": Study(
         "How often the bots' bids are makeable (double dummy)",
         dd_studies.makeable,
+        dd_studies.Makeable,
         charts_dd.makeable,
         _text_makeable,
         requires=dd_studies.DD_COLUMNS,
@@ -482,6 +504,7 @@ STUDIES: dict[str, Study] = {
     "win_probability": Study(
         "Who wins from here: game win probability by score situation",
         questions_two_hand.win_probability,
+        questions_two_hand.WinProbability,
         charts.win_probability,
         _text_win_probability,
         lambda r: r.teams == 2,
@@ -498,8 +521,13 @@ def write_report(
     progress: Callable[[str], None] | None = None,
     allow_partial: bool = False,
     strict: bool = False,
+    threads: int | None = None,
 ) -> Path:
     """Write charts, CSV tables and ``report.md`` for a run into ``out``; returns report.md.
+
+    ``threads`` (default: every core numba may use) share out the questions while the run is
+    read and the charts once it is (drawn in forked processes where the system forks: each
+    chart alone takes a second or two of matplotlib).
 
     A partial run (interrupted, or a part file missing) is refused unless ``allow_partial``;
     then every title says so and counts only the rows read. ``report.md`` shows each chart as
@@ -542,23 +570,26 @@ def write_report(
     out.mkdir(parents=True, exist_ok=True)
     sections = []
     checks = []
-    for name in names:
+    if progress:
+        progress(f"reading {ext.describe()} once for {len(names)} questions")
+    workers = _workers(threads)
+    tables = answer(data, [STUDIES[name].ask(rules) for name in names], threads=workers)
+    drawn = _draw_charts(
+        [(name, table) for name, table in zip(names, tables, strict=True)],
+        meta, out, written, workers, progress,
+    )  # fmt: skip
+    for name, table in zip(names, tables, strict=True):
         study = STUDIES[name]
-        if progress:
-            progress(name)
-        table = study.question(data)
         table.to_csv(out / f"{name}.csv", index=False)
         if study.checks:
             checks.append(study.checks(table).assign(study=name))
-        fig = study.chart(table, meta)
-        mark_partial(fig, meta)
-        save(fig, str(out / name), written)
         others = [f"[{f.upper()}]({name}.{f})" for f in formats if f != page]
         links = f" · chart as {', '.join(others)}" if others else ""
         sections.append(
             f"## {study.title}\n\n![{study.title}]({name}.{page})\n\n"
             f"{study.text(table, rules)}\n\nData: [`{name}.csv`]({name}.csv){links}\n"
         )
+    drawn()
     check = pd.concat(checks, ignore_index=True) if checks else pd.DataFrame()
     top = ""
     if len(check):
@@ -573,6 +604,62 @@ def write_report(
     if strict and len(check) and len(selfcheck.failures(check)):
         raise selfcheck.SelfCheckError(selfcheck.error_message(check, md), md)
     return md
+
+
+def _workers(threads: int | None) -> int:
+    if threads is None:
+        return MAX_THREADS
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be between 1 and {MAX_THREADS}")
+    return threads
+
+
+def _draw_one(job: tuple[str, pd.DataFrame, dict[str, Any], str, tuple[str, ...]]) -> str:
+    """Draw and save one study's chart (in this process or a forked one); returns its name."""
+    name, table, meta, stem, formats = job
+    fig = STUDIES[name].chart(table, meta)
+    mark_partial(fig, meta)
+    save(fig, stem, formats)
+    return name
+
+
+def _draw_charts(
+    tables: list[tuple[str, pd.DataFrame]],
+    meta: dict[str, Any],
+    out: Path,
+    formats: tuple[str, ...],
+    workers: int,
+    progress: Callable[[str], None] | None,
+) -> Callable[[], None]:
+    """Start drawing every chart: in ``workers`` forked processes where the system forks and
+    there is more than one chart and worker, else here, now. Returns the call that waits for
+    the last one (a chart that fails raises there)."""
+    jobs = [(name, table, meta, str(out / name), formats) for name, table in tables]
+    forks = "fork" in multiprocessing.get_all_start_methods()
+    if workers < 2 or len(jobs) < 2 or not forks:
+        for job in jobs:
+            _draw_one(job)
+            if progress:
+                progress(job[0])
+        return lambda: None
+    pool = multiprocessing.get_context("fork").Pool(min(workers, len(jobs)))
+    order = sorted(jobs, key=lambda j: -CHART_WORK.get(j[0], 1))  # the slowest first
+    pending = pool.imap_unordered(_draw_one, order)
+
+    def wait() -> None:
+        try:
+            for name in pending:
+                if progress:
+                    progress(name)
+        finally:
+            pool.terminate()
+            pool.join()
+
+    return wait
+
+
+CHART_WORK = {"meld_distribution": 4, "auction_summary": 2, "bidding_side_tricks": 2}
+"""Charts that take longer than the others to draw (relative), started first."""
 
 
 def _partial_refusal(data: Data, ext: Extent) -> str:

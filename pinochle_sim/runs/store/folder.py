@@ -188,6 +188,9 @@ class RunFolder:
             why = check_part(f, s, start, count, size, verify=True)
             if why is None:
                 self.done[k] = self._entry(k, f)
+                sums = self._listed.get(k, {}).get("sums")
+                if isinstance(sums, dict) and size is not None:  # the same file as listed
+                    self.done[k]["sums"] = sums
             else:
                 self._set_aside(f, f"was damaged ({why})", "simulated again")
         for f in sorted(self.path.glob(PART_GLOB)):
@@ -233,6 +236,8 @@ class RunFolder:
         self.done[k] = {"file": part_name(k), "start": start, "count": count} | {
             "bytes": int(entry["bytes"])
         }
+        if "sums" in entry:  # the part's share of the run's closing figures
+            self.done[k]["sums"] = {str(key): int(v) for key, v in entry["sums"].items()}
         self._save_manifest()
 
     def clean_temporaries(self) -> None:

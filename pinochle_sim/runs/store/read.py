@@ -9,6 +9,7 @@ verified wherever a file has them.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -92,13 +93,11 @@ def first_damage(parts: list[Path | UrlPath], columns: list[str] | None) -> RunF
     )
 
 
-def read_columns(path: str | Path | UrlPath, columns: list[str] | None = None) -> pa.Table:
-    """The named columns (None: all) of a run folder or part file as one Arrow table, parts in
-    hand order, page checksums verified. A part that cannot be read gives a
-    :class:`RunFolderError` naming it and the remedy.
-
-    Part by part with ``pq.ParquetFile``, not ``pq.read_table`` or ``pyarrow.dataset`` (they
-    load pandas, about half a second): ``run`` reads its summary back with this."""
+def iter_parts(path: str | Path | UrlPath, columns: list[str] | None = None) -> Iterator[pa.Table]:
+    """The named columns (None: all) of each part of a run folder (or of the one part file
+    given), one Arrow table a part, in hand order, page checksums verified: what a reader that
+    aggregates as it goes holds in memory is one part. A part that cannot be read gives a
+    :class:`RunFolderError` naming it and the remedy; a column the run lacks, one naming it."""
     p = location(path)
     parts = part_files(p)
     try:
@@ -109,19 +108,38 @@ def read_columns(path: str | Path | UrlPath, columns: list[str] | None = None) -
     missing = [c for c in columns or [] if c not in names]
     if missing:
         raise RunFolderError(f"{str(p)!r} has no column(s) {', '.join(missing)}")
-    tables = []
     for f in parts:
         try:
             source, fs = arrow(f)
             with pq.ParquetFile(source, filesystem=fs, page_checksum_verification=True) as part:
-                tables.append(part.read(columns=columns))
+                table = part.read(columns=columns)
         except (pa.ArrowException, OSError, ValueError) as e:
             raise damaged_part_error(f, e) from None
+        yield table
+
+
+def part_rows(path: str | Path | UrlPath) -> list[int]:
+    """The rows of each part of a run folder (or of the one part file), from their footers."""
+    rows = []
+    for f in part_files(location(path)):
+        try:
+            source, fs = arrow(f)
+            rows.append(pq.read_metadata(source, filesystem=fs).num_rows)
+        except (pa.ArrowException, OSError, ValueError) as e:
+            raise damaged_part_error(f, e) from None
+    return rows
+
+
+def read_columns(path: str | Path | UrlPath, columns: list[str] | None = None) -> pa.Table:
+    """The named columns (None: all) of a run folder or part file as one Arrow table, parts in
+    hand order, page checksums verified (:func:`iter_parts`, joined: the whole run in memory,
+    for small runs and tests; a question over a run of any size reads it part by part)."""
+    tables = list(iter_parts(path, columns))
     try:
         return pa.concat_tables(tables)
     except (pa.ArrowException, ValueError):
         raise RunFolderError(
-            f"the parts in {str(p)!r} do not share one schema: not one run"
+            f"the parts in {str(location(path))!r} do not share one schema: not one run"
         ) from None
 
 
