@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -128,3 +130,28 @@ def test_the_minimal_engine_runs_in_a_fresh_process(monkeypatch):
     assert (
         cmd[1:4] == ["-m", "pinochle_sim.bench.yardstick", "--hands"] and "NUMBA_CACHE_DIR" in env
     )
+
+
+def test_the_report_line_names_the_target_of_its_size():
+    """A sized target where the report targets name the size, the large runs' rate (hands a
+    second) between them, and the memory target from 1e7 hands up."""
+    line = stages.ReportTiming(1_000_000, 8.0, 380.0).line()
+    assert "1e6-hand run: 8.0 s" in line and "(target <= 4 s: missed)" in line
+    assert "memory" not in line
+    line = stages.ReportTiming(10_000_000, 25.0, 370.0).line()
+    rate = 100_000_000 / 360  # the strictest of the 3e7 and 1e8 targets
+    assert f"(target >= {rate:,.0f} hands/s: met)" in line
+    assert "(memory target <= 2,000 MB: met)" in line
+    line = stages.ReportTiming(30_000_000, 130.0, 2100.0).line()
+    assert "(target <= 120 s: missed)" in line and "2,000 MB: missed" in line
+
+
+def test_the_measuring_snippet_prints_seconds_and_peak_memory():
+    """The snippet bench times a command with (``report``'s line) runs it in a fresh
+    interpreter and prints its seconds and its peak memory in KB (the largest of its process
+    and the processes it started, as /usr/bin/time counts)."""
+    done = subprocess.run(
+        [sys.executable, "-c", stages._MEASURE, "rules"], capture_output=True, text=True, check=True
+    )
+    seconds, kb = done.stdout.split()[-2:]
+    assert float(seconds) > 0 and int(kb) > 10_000
