@@ -1,10 +1,13 @@
 """Solver speed on a fixed set of simulated deals: nodes and seconds per position.
 
     python experiments/solver_speed.py --rules partnership --deals 20 --cards 8
+    python experiments/solver_speed.py --cards 12 --deals 6 --moves   # every card's value
 
 Positions are those of seeds 0.. hand i after the bots' first tricks, so that ``--cards``
-remain in each hand; the side is the bidder's. Prints one line per deal (CPU time) and the summary;
-used to measure each technique of the search while tuning it.
+remain in each hand; the side is the bidder's. ``--moves`` times what sampled-world play asks
+of each world (the value of every legal card, ``dd_move_values``) instead of the value alone.
+Prints one line per deal (CPU time) and the summary; used to measure each technique of the
+search while tuning it.
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ import argparse
 import statistics
 import time
 
+import numpy as np
+
 from pinochle_sim.rules import resolve_rules
 from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.runs.inspect.solve import position_after, trick_play
 from pinochle_sim.solver.context import new_generation
-from pinochle_sim.solver.driver import dd_solve
+from pinochle_sim.solver.driver import dd_move_values, dd_solve
 from pinochle_sim.solver.workspace import H_NODES, new_table, pack_trick
 
 
@@ -29,13 +34,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bits", type=int, default=20)
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--moves", action="store_true", help="every legal card's value")
     a = ap.parse_args()
     r = resolve_rules(a.rules)
     ra = rule_array(r)
     tt = new_table(a.bits)
     tt[H_NODES + 1 :] += 0  # fault every page in now (~0.3 s for 128 MB), not in a timed solve
     one_card = [1 << (5 - s) if s < r.players else 0 for s in range(4)]
+    out = np.zeros(24, dtype=np.int64)
     dd_solve(*one_card, 0, 0, 0, ra, 1, tt)  # compile (or load) before timing
+    dd_move_values(*one_card, 0, 0, 0, ra, 1, tt, out)
     times, nodes = [], []
     total = 0
     for hand in range(a.deals):
@@ -48,7 +56,12 @@ def main() -> None:
         new_generation(tt)
         n0 = int(tt[H_NODES])
         t = time.process_time()  # CPU seconds: the machine is shared, wall time is noisy
-        v = dd_solve(h[0], h[1], h[2], h[3], p.leader, pack_trick(p.trick), p.trump, ra, mask, tt)
+        args = (h[0], h[1], h[2], h[3], p.leader, pack_trick(p.trick), p.trump, ra, mask, tt)
+        if a.moves:
+            dd_move_values(*args, out)
+            v = int(out[out >= 0].sum())  # every card's value, summed: a check that travels
+        else:
+            v = dd_solve(*args)
         dt = time.process_time() - t
         times.append(dt)
         nodes.append(int(tt[H_NODES]) - n0)

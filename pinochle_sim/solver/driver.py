@@ -147,21 +147,24 @@ def _guess(
 @jit
 def _narrow(
     tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, lo: int,
-    hi: int, limit: int,
+    hi: int, limit: int, guess: int,
 ) -> tuple[int, int]:  # fmt: skip
     """Search the value inside ``[lo, hi]`` by null-window tests until solved or ``limit``
     nodes; each test's fail-soft bound narrows the interval beyond its target.
 
-    The first test is at the :func:`_guess`; while the tests keep failing to the same side the
-    next target moves on from the bound by 1, 2, 4, ... units; after the first turn, or when
-    the guess is outside the interval, the targets bisect what is left."""
+    The first test is at ``guess`` (where it is negative, at the :func:`_guess`); while the
+    tests keep failing to the same side the next target moves on from the bound by 1, 2, 4,
+    ... units; after the first turn, or when the guess is outside the interval, the targets
+    bisect what is left."""
     st = _state(tt, h0, h1, h2, h3, leader, trick)
     unit = tt[H_UNIT]
     hi = min(hi, st[5] + st[8])  # the points on the table and still in the hands
     lo = max(lo, 0)
     if lo >= hi:
         return lo, hi
-    g = _guess(tt, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7])
+    g = guess
+    if g < 0:
+        g = _guess(tt, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7])
     stepping = lo < g <= hi
     mid = g
     step = unit
@@ -195,7 +198,7 @@ def dd_bounds(
     """Narrow ``lo <= value <= hi`` until equal or ``max_nodes`` search nodes are spent; returns
     the proven bounds (``hi`` clipped to the points in play, ``lo`` to 0)."""
     _set_context(tt, trump, ra, side_mask)
-    return _narrow(tt, h0, h1, h2, h3, leader, trick, lo, hi, tt[H_NODES] + max_nodes)
+    return _narrow(tt, h0, h1, h2, h3, leader, trick, lo, hi, tt[H_NODES] + max_nodes, -1)
 
 
 UNLIMITED = 1 << 62
@@ -203,7 +206,7 @@ UNLIMITED = 1 << 62
 
 @jit
 def _value(tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int) -> int:
-    lo, _ = _narrow(tt, h0, h1, h2, h3, leader, trick, 0, UNLIMITED, UNLIMITED)
+    lo, _ = _narrow(tt, h0, h1, h2, h3, leader, trick, 0, UNLIMITED, UNLIMITED, -1)
     return lo
 
 
@@ -273,11 +276,15 @@ def dd_move_values(
     to move plays ``face`` and all play perfectly after; -1 where ``face`` is not legal."""
     _set_context(tt, trump, ra, side_mask)
     legal = _legal_now(tt, h0, h1, h2, h3, leader, trick)
+    last = -1  # sibling cards often have equal values: the last one is the first guess
     for f in range(24):
         out[f] = -1
         if (legal >> f) & 1:
             n0, n1, n2, n3, ldr, trk, got = _after(tt, h0, h1, h2, h3, leader, trick, f)
-            out[f] = got + _value(tt, n0, n1, n2, n3, ldr, trk)
+            g = last - got if last >= got else -1
+            lo, _ = _narrow(tt, n0, n1, n2, n3, ldr, trk, 0, UNLIMITED, UNLIMITED, g)
+            out[f] = got + lo
+            last = out[f]
 
 
 @jit

@@ -66,6 +66,11 @@ Full deals (12 cards a seat, 20 partnership deals of seed 0, 274M nodes with the
   tricks left: the same nodes with 2**21 buckets (partnership: the table is not full), 431M
   -> 360M nodes for the three-hand deal of seed 0 hand 0 (15 cards a seat).
 
+Every card's value (``dd_move_values``, what sampled-world play asks of each world): each
+card's search starts its tests at the value of the card before it (sibling cards often have
+equal values) instead of at a playout guess: 8 cards a seat, 30 deals of seed 0, nodes -9%
+(partnership) to -19% (two-hand); full partnership deals (6): 196M -> 169M nodes.
+
 Table size, same 20 full partnership deals: 2**21 buckets (128 MB) 254M nodes, 2**20 (64 MB)
 261M (+3%), 2**18 (16 MB) 345M (+36%); with a smaller table a solve stays exact, it only
 searches more. For many deals in parallel, 2**20 a thread (:func:`new_tables`).
