@@ -276,3 +276,36 @@ def test_the_public_api_is_at_the_package_top(name: str) -> None:
 
     assert callable(getattr(pinochle_sim, name))
     assert name in pinochle_sim.__all__
+
+
+def test_every_public_name_imports_in_a_fresh_interpreter() -> None:
+    """``from pinochle_sim import NAME`` must work as a notebook's first line, not only after
+    some other import loaded NAME's module: each module's names are imported in a new process
+    of their own (four at a time)."""
+    import collections
+    import subprocess
+    import sys
+
+    import pinochle_sim
+
+    by_module: dict[str, list[str]] = collections.defaultdict(list)
+    for name in pinochle_sim.__all__:
+        by_module[pinochle_sim._API.get(name, "pinochle_sim")].append(name)
+    failed: list[str] = []
+    running: list[tuple[list[str], subprocess.Popen[str]]] = []
+
+    def finish(names: list[str], proc: subprocess.Popen[str]) -> None:
+        _, err = proc.communicate(timeout=120)
+        if proc.returncode:
+            failed.append(f"{', '.join(names)}: {err.strip().splitlines()[-1]}")
+
+    for names in by_module.values():
+        code = f"from pinochle_sim import {', '.join(names)}"
+        cmd = [sys.executable, "-c", code]
+        running.append((names, subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)))
+        if len(running) == 4:
+            finish(*running.pop(0))
+    for names, proc in running:
+        finish(names, proc)
+    assert not failed, failed
+    assert sum(len(v) for v in by_module.values()) == len(pinochle_sim.__all__)

@@ -266,9 +266,10 @@ def test_a_real_scheduler_passes_the_protocol_screen(backend):
     """The screen that turns away HTTP servers and noise lets a Dask scheduler through (its
     first eight bytes are its handshake's length), and gives way when unsure."""
     assert backend.address.startswith("tcp://")
-    assert cluster._may_speak_dask(backend.address, 2.0)
-    assert cluster._may_speak_dask(f"tcp://127.0.0.1:{_free_port()}", 1.0)  # closed: Dask says
-    assert cluster._may_speak_dask("tls://127.0.0.1:1", 1.0)  # not plain TCP: not screened
+    assert cluster._screen(backend.address, 2.0) is None
+    closed = cluster._screen(f"tcp://127.0.0.1:{_free_port()}", 1.0)
+    assert closed == "nothing listens there: the connection was refused"
+    assert cluster._screen("tls://127.0.0.1:1", 1.0) is None  # not plain TCP: not screened
 
 
 def test_the_probe_reports_a_worker_that_cannot_write(tmp_path):

@@ -78,18 +78,21 @@ MAX_FIRST_MESSAGE = 1 << 32
 more than this is not a Dask scheduler."""
 
 
-def _may_speak_dask(address: str, timeout: float) -> bool:
-    """False when the plain-TCP ``address`` answers with something no Dask scheduler sends
-    (an HTTP reply, a TLS alert, noise). Dask itself misreads such bytes in ways that vary with
-    the bytes and the version (a frame length of exabytes, an assertion in its event loop, a
-    client left half-started that complains at exit), so they are screened out here, before
-    it sees them. True whenever in doubt: no answer, a closed port, another protocol scheme."""
+def _screen(address: str, timeout: float) -> str | None:
+    """Why the plain-TCP ``address`` is surely no Dask scheduler, or None when it may be one.
+
+    A refused connection means nothing listens there (said at once, without waiting for Dask's
+    own timeout). Bytes no Dask scheduler sends (an HTTP reply, a TLS alert, noise) are screened
+    out here, before Dask sees them: it misreads them in ways that vary with the bytes and the
+    version (a frame length of exabytes, an assertion in its event loop, a client left
+    half-started that complains at exit). None whenever in doubt: no answer, another protocol
+    scheme, an address that is not host:port."""
     scheme, _, rest = address.rpartition("://")
     if scheme not in ("", "tcp"):
-        return True
+        return None
     host, _, port = rest.rpartition(":")
     if not port.isdigit():
-        return True
+        return None
     try:
         with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout) as s:
             s.settimeout(min(timeout, 2.0))
@@ -99,9 +102,13 @@ def _may_speak_dask(address: str, timeout: float) -> bool:
                 if not chunk:
                     break
                 first += chunk
+    except ConnectionRefusedError:
+        return "nothing listens there: the connection was refused"
     except OSError:
-        return True
-    return len(first) < 8 or struct.unpack("<Q", first)[0] < MAX_FIRST_MESSAGE
+        return None
+    if len(first) < 8 or struct.unpack("<Q", first)[0] < MAX_FIRST_MESSAGE:
+        return None
+    return "it does not speak Dask's protocol"
 
 
 def connect_cluster(
@@ -125,8 +132,9 @@ def connect_cluster(
             )
         return DaskBackend(Client(cluster), cluster)
     wait = CONNECT_TIMEOUT_S if timeout is None else timeout
+    reason = _screen(address, wait)
     try:
-        if not _may_speak_dask(address, wait):
+        if reason is not None:
             raise _NotDask
         client = Client(address, timeout=wait)
     except Exception as e:
@@ -134,8 +142,9 @@ def connect_cluster(
         # read as a frame length ask for exabytes (MemoryError), or trip an assertion or a
         # decoding error deeper in Dask's framing, depending on the bytes and the version.
         # Whatever the failure, connecting failed, and the user gets one line.
-        speaks = isinstance(e, (OSError, ValueError, TypeError))
-        reason = first_line(e) if speaks else "it does not speak Dask's protocol"
+        if reason is None:
+            speaks = isinstance(e, (OSError, ValueError, TypeError))
+            reason = first_line(e) if speaks else "it does not speak Dask's protocol"
         raise ClusterError(
             f"cannot reach the Dask scheduler at {address!r} ({reason}): start one with "
             "`dask scheduler` (and workers with `dask worker ADDRESS`), or use --cluster "
