@@ -32,6 +32,7 @@ _API: dict[str, str] = {
     "MAX_SEED": "pinochle_sim.core.limits",
     "MAX_HAND_INDEX": "pinochle_sim.core.limits",
     "MAX_RUN_HANDS": "pinochle_sim.core.limits",
+    "MIN_REPORT_HANDS": "pinochle_sim.core.limits",
     # rules
     "PRESETS": "pinochle_sim.rules",
     "MeldTable": "pinochle_sim.rules",

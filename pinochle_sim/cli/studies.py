@@ -15,7 +15,15 @@ import os
 import click
 
 import pinochle_sim
-from pinochle_sim import PolicySet, Ruleset, beside, engine_inputs, holds_files, location
+from pinochle_sim import (
+    MIN_REPORT_HANDS,
+    PolicySet,
+    Ruleset,
+    beside,
+    engine_inputs,
+    holds_files,
+    location,
+)
 from pinochle_sim.cli.options import (
     PolicySpecParam,
     RunLocation,
@@ -58,7 +66,8 @@ from pinochle_sim.cli.options import (
 @click.option(
     "--allow-partial",
     is_flag=True,
-    help="Report on a partial run (interrupted, or a part missing): every title then says "
+    help="Report on a partial run (interrupted, or a part missing) of at least "
+    f"{MIN_REPORT_HANDS:,} hands, the least any report needs: every title then says "
     "'partial run' and the hands actually read.",
 )
 @click.option(

@@ -12,3 +12,6 @@ MAX_HAND_INDEX = MAX_SEED - 1
 
 MAX_RUN_HANDS = 10**11
 """The most hands (or games) one run, match or study may ask for."""
+
+MIN_REPORT_HANDS = 1000
+"""The fewest hands (rows) a report reads: smaller runs leave most chart groups empty."""

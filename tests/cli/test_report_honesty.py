@@ -75,3 +75,33 @@ def test_compare_cli_prints_per_hand(tmp_path):
     s = pd.read_csv(out / "summary.csv")
     assert f"{s.loc[0, 'diff_per_hand']:+.2f} per hand" in r.output
     assert f"won the auction in {int(s.loc[0, 'bids_won']):,} of 600 hands" in r.output
+
+
+def test_the_regenerate_command_carries_every_option_and_makes_the_same_run(tmp_path):
+    """report.md's "Regenerate with" names every option the run was made with (policies and
+    parameters, dealer, part size, rules): run as it reads, it makes the same records."""
+    import shlex
+
+    import pyarrow.parquet as pq
+
+    made = tmp_path / "made"
+    args = ["run", "--hands", "1200", "--seed", "11", "--rules", "three-hand", "--dealer", "1",
+            "--play-policy", "counting", "--param", "bid.margin=20", "--part-size", "500",
+            "--out", str(made)]  # fmt: skip
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    rep = tmp_path / "rep"
+    write_report(made, rep, ("svg",), only=["go_set"])
+    md = (rep / "report.md").read_text()
+    command = md.split("Regenerate with `", 1)[1].split("`", 1)[0]
+    for option in ("--hands 1200", "--seed 11", "--rules three-hand", "--dealer 1",
+                   "--play-policy counting", "--param bid.margin=20", "--part-size 500",
+                   "--out RUN"):  # fmt: skip
+        assert option in command, (option, command)
+    again = tmp_path / "again"
+    words = shlex.split(command.replace("RUN", str(again)))
+    assert words[0] == "pinochle-sim"
+    r = CliRunner().invoke(main, words[1:])
+    assert r.exit_code == 0, r.output
+    columns = [c for c in pq.read_table(made).column_names]
+    assert pq.read_table(again, columns=columns).equals(pq.read_table(made, columns=columns))

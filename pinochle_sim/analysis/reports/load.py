@@ -60,6 +60,8 @@ class Extent:
     """Hands (games) the run's settings ask for; None when nothing says."""
     marked_complete: bool | None
     """The manifest's ``complete`` mark; None without a manifest."""
+    settings: dict[str, Any] | None = None
+    """The manifest's settings (every option the run was made with); None without one."""
 
     @property
     def partial(self) -> bool:
@@ -92,6 +94,7 @@ def extent(data: Data) -> Extent:
     unit = "games" if meta.get("unit") == "games" else "hands"
     planned = meta.get("run_hands")
     marked: bool | None = None
+    settings: dict[str, Any] | None = None
     if isinstance(data, pd.DataFrame):
         rows = len(data)
         games = data["game"].nunique() if unit == "games" and "game" in data else rows
@@ -99,7 +102,8 @@ def extent(data: Data) -> Extent:
         path = location(data)
         if path.is_dir() and (path / MANIFEST).exists():
             manifest = read_manifest(path)
-            planned = manifest.get("settings", {}).get("hands", planned)
+            settings = manifest.get("settings") or None
+            planned = (settings or {}).get("hands", planned)
             marked = bool(manifest.get("complete", False))
         rows = sum(part_rows(path))
         if unit == "games":  # a part holds whole games
@@ -113,4 +117,4 @@ def extent(data: Data) -> Extent:
             f"{name} holds {read:,} {unit} but its run planned {planned:,}: part files "
             "of another run are mixed in"
         )
-    return Extent(unit, read, int(rows), planned, marked)
+    return Extent(unit, read, int(rows), planned, marked, settings)

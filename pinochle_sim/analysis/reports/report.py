@@ -30,8 +30,10 @@ from pinochle_sim.analysis.reports.load import (
     rules_of,
 )
 from pinochle_sim.analysis.reports.style import mark_partial, save
+from pinochle_sim.core.limits import MIN_REPORT_HANDS
 from pinochle_sim.rules import Ruleset
 from pinochle_sim.runs.simulate.pool import MAX_THREADS
+from pinochle_sim.runs.store.provenance import run_command
 
 
 def _row(t: pd.DataFrame, **where: Any) -> pd.Series:
@@ -293,10 +295,6 @@ def _text_win_probability(t: pd.DataFrame, r: Ruleset) -> str:
         + (", and split by the side that wins the next auction" if auction else "")
         + f". The first dealer's side wins {_pct(first)} of games.{example}{by_lead}{auction}"
     )
-
-
-MIN_HANDS = 1000
-"""Smaller runs leave most chart groups empty."""
 
 
 MADE_BY = {
@@ -561,8 +559,10 @@ def write_report(
     ext = extent(data)
     if ext.partial and not allow_partial:
         raise ValueError(_partial_refusal(data, ext))
-    if ext.rows < MIN_HANDS:
-        raise ValueError(f"the run has {ext.rows:,} hands; a report needs at least {MIN_HANDS:,}")
+    if ext.rows < MIN_REPORT_HANDS:
+        raise ValueError(
+            f"the run has {ext.rows:,} hands; a report needs at least {MIN_REPORT_HANDS:,}"
+        )
     meta = ext.chart_meta(provenance_of(data))
     page = "png" if "png" in formats or "svg" not in formats else "svg"
     written = tuple(dict.fromkeys((*formats, page)))  # pdf alone: a PNG for the page too
@@ -715,6 +715,23 @@ def _header(meta: dict[str, Any], ext: Extent) -> str:
         f"{warning}"
         "Every number comes with a 95% confidence interval (Wilson for proportions, ±1.96 "
         "standard errors for means); every chart states its sample. Regenerate with "
-        f"`pinochle-sim run --{unit} {planned} --seed {meta['seed']} --rules {meta['rules']}` and "
-        "`pinochle-sim report <run folder>`.\n\n"
+        f"`{_run_command(meta, ext, planned)}` and `pinochle-sim report RUN`.\n\n"
     )
+
+
+def _run_command(meta: dict[str, Any], ext: Extent, planned: int) -> str:
+    """The command that makes the run again into ``RUN``: from the manifest's settings (every
+    option), else from a part file's provenance (rules, seed, policies, dealer)."""
+    settings = ext.settings
+    if settings is None:
+        seat = meta.get("dealer")
+        settings = {
+            "unit": ext.unit,
+            "hands": planned,
+            "seed": meta["seed"],
+            "rules_name": meta.get("rules", ""),
+            "rules_toml": meta.get("ruleset_toml"),
+            "policies": meta.get("policies") or {},
+            "dealer": seat if isinstance(seat, int) else None,
+        }
+    return run_command(settings, "RUN")

@@ -73,6 +73,16 @@ def expected_meta(settings: dict[str, Any], start: int, count: int) -> dict[str,
 def resume_command(settings: dict[str, Any], path: str | Path | UrlPath) -> str:
     """The ``pinochle-sim run ... --resume`` command that finishes a run with these (manifest)
     settings; where the rules are not a preset, the TOML file is left to the user."""
+    return run_command(settings, path, resume=True)
+
+
+def run_command(
+    settings: dict[str, Any], path: str | Path | UrlPath, *, resume: bool = False
+) -> str:
+    """The ``pinochle-sim run`` command that makes a run with these (manifest) settings into
+    ``path`` (with ``--resume``: finishes it); every option the run was made with is named
+    (rules, policies and their parameters, dealer, fixed cards, ``--dd``, part size); where the
+    rules are not a preset, the TOML file is left to the user."""
     unit = settings.get("unit", "hands")
     words = ["pinochle-sim run", f"--{'games' if unit == 'games' else 'hands'} {settings['hands']}"]
     words.append(f"--seed {settings['seed']}")
@@ -93,7 +103,9 @@ def resume_command(settings: dict[str, Any], path: str | Path | UrlPath) -> str:
     from_default = 1 << 14 if unit == "games" else 1 << 17
     if settings.get("part_size") not in (None, from_default):
         words.append(f"--part-size {settings['part_size']}")
-    words += [f"--out {str(path)!r}" if " " in str(path) else f"--out {path}", "--resume"]
+    words.append(f"--out {str(path)!r}" if " " in str(path) else f"--out {path}")
+    if resume:
+        words.append("--resume")
     return " ".join(words)
 
 
