@@ -12,8 +12,14 @@ progress line, :mod:`.main` the group.
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+import threading
+
 from pinochle_sim.cli import inspecting, reference, simulating, studies, timing
 from pinochle_sim.cli.main import main
+from pinochle_sim.cli.progress import INTERRUPTED
 
 for module in (reference, inspecting, simulating, studies, timing):
     for command in module.COMMANDS:
@@ -21,8 +27,29 @@ for module in (reference, inspecting, simulating, studies, timing):
 
 
 def run_cli() -> None:  # pragma: no cover - console entry point (tested in a subprocess)
-    """The ``pinochle-sim`` command (a reader that goes away ends it quietly)."""
-    main(prog_name="pinochle-sim")
+    """The ``pinochle-sim`` command (a reader that goes away ends it quietly).
+
+    Ctrl-C is remembered as well as raised (:data:`.progress.INTERRUPTED`): one that lands
+    while a kernel compiles can be swallowed by the compiler's callbacks, and the progress
+    observer raises it again at its next call. When the command ends after Ctrl-C, or while
+    work it abandoned still runs (a kernel finishing its chunk of hands, whose parallel region
+    the interpreter's exit would wait for), the process leaves at once: every part it finished
+    is written and recorded by then."""
+    signal.signal(signal.SIGINT, _interrupt)
+    try:
+        main(prog_name="pinochle-sim")
+    except SystemExit as done:
+        others = [t for t in threading.enumerate() if t is not threading.main_thread()]
+        if INTERRUPTED.is_set() or any(t.is_alive() and not t.daemon for t in others):
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(done.code if isinstance(done.code, int) else 1)
+        raise
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    INTERRUPTED.set()
+    raise KeyboardInterrupt
 
 
 __all__ = ["main", "run_cli"]

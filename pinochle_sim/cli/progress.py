@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
+import weakref
 from collections.abc import Callable
 
 import click
 
 from pinochle_sim import Observer, RunEstimate
 
+INTERRUPTED = threading.Event()
+"""Set by the command's Ctrl-C handler: the observer raises KeyboardInterrupt at its next call
+(a Ctrl-C that a compiler callback swallowed is not lost)."""
+
+LINE_EVERY_S = 10.0
+"""The longest a watcher waits for the next progress line (or redraw of the bar)."""
+
 
 class Progress(Observer):
     """Progress of a long job on stderr: a redrawn bar on a terminal, and without one a line
-    about every 10%. A cold compile is announced whatever stderr is (it is the one long silent
-    wait). Rates and the ETA start after the compile and leave the units done before a resume
-    out. ``quiet``: the compile notice only (``show``)."""
+    about every 10% and at least every :data:`LINE_EVERY_S` seconds (a line comes even while
+    no unit finishes: a slow part, a long solve). A cold compile is announced whatever stderr
+    is (it is the one long silent wait). Rates and the ETA start after the compile and leave
+    the units done before a resume out. ``quiet``: the compile notice only (``show``)."""
 
     def __init__(
         self,
@@ -24,6 +34,7 @@ class Progress(Observer):
         tty: bool | None = None,
         quiet: bool = False,
         detail: Callable[[], str] | None = None,
+        heartbeat: bool = True,
     ) -> None:
         self.detail = detail
         """Extra words for each progress line (a cluster's per-worker throughput)."""
@@ -34,60 +45,110 @@ class Progress(Observer):
         self.done = 0
         self.first = -1
         self.t0 = time.perf_counter()
+        self.last_line = self.t0
         self.next_line = 0.1
         self.drawn = False
+        self.lock = threading.RLock()
+        self.closed = threading.Event()
+        self.beat: threading.Thread | None = None
+        self.heartbeat = heartbeat and not quiet and total > 0
 
     def plan(self, estimate: RunEstimate) -> None:
         if not self.quiet and estimate.units:
             click.echo(estimate.text(), err=True)
 
     def compiling(self, what: str, estimate_s: float) -> None:
-        self._break_line()
-        click.echo(
-            f"compiling the engine (first run only, about {estimate_s:.0f} s): {what}", err=True
-        )
+        with self.lock:
+            self._break_line()
+            click.echo(
+                f"compiling the engine (first run only, about {estimate_s:.0f} s): {what}",
+                err=True,
+            )
 
     def compiled(self, what: str, seconds: float) -> None:
+        _raise_if_interrupted()
         if seconds >= 2:
             click.echo(f"compiled in {seconds:.0f} s", err=True)
 
+    def confirm(self, question: str) -> bool:
+        """Asked on a terminal; without one (a script, a pipe) the answer is no: --force."""
+        if not (self.tty and sys.stdin.isatty()):
+            return False
+        return click.confirm(question, default=False, err=True)
+
     def notice(self, text: str) -> None:
-        self._break_line()
-        click.echo(text, err=True)
+        with self.lock:
+            self._break_line()
+            click.echo(text, err=True)
 
     def update(self, n: int) -> None:
-        if self.first < 0:  # the first call reports the units already done (resume)
-            self.first = n
-            self.t0 = time.perf_counter()  # after the compile, which happens before it
-        self.done += n
-        if self.quiet or self.total <= 0:
-            return
-        elapsed = time.perf_counter() - self.t0
+        _raise_if_interrupted()
+        with self.lock:
+            if self.first < 0:  # the first call reports the units already done (resume)
+                self.first = n
+                self.t0 = self.last_line = time.perf_counter()  # after the compile
+                if self.heartbeat and self.beat is None:
+                    self.beat = threading.Thread(target=_beat, args=(weakref.ref(self),))
+                    self.beat.daemon = True
+                    self.beat.start()
+            self.done += n
+            if self.quiet or self.total <= 0:
+                return
+            now = time.perf_counter()
+            if self.tty:
+                self._draw(now)
+                return
+            share = self.done / self.total
+            due = share + 1e-12 >= self.next_line or now - self.last_line >= LINE_EVERY_S
+            if due and self.done > self.first:
+                self._print(now)
+                self.next_line = (int(share * 10 + 1e-9) + 1) / 10
+
+    def tick(self) -> None:
+        """What the heartbeat does each second: a line (a redraw) when none came for
+        :data:`LINE_EVERY_S` seconds, even if no unit finished since."""
+        with self.lock:
+            if self.first < 0 or self.closed.is_set() or self.done >= self.total:
+                return
+            now = time.perf_counter()
+            if now - self.last_line < LINE_EVERY_S:
+                return
+            if self.tty:
+                self._draw(now)
+            else:
+                self._print(now)
+
+    def _state(self, now: float) -> tuple[str, str]:
+        """(the rate, the ETA and the detail) as the lines show them."""
+        elapsed = now - self.t0
         new = self.done - self.first
         rate = new / elapsed if elapsed > 0 and new else 0.0
         left = self.total - self.done
-        eta = f"ETA {left / rate:4.0f} s" if rate else "ETA    -"
+        eta = f"ETA {_duration(left / rate)}" if rate else f"ETA    -  ({elapsed:.0f} s so far)"
         extra = self.detail() if self.detail else ""
         eta += f"  {extra}" if extra else ""
-        if self.tty:
-            width = 30
-            filled = int(width * self.done / self.total)
-            click.echo(
-                f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} "
-                f"{rate:,.0f} {self.unit}/s  {eta} ",
-                nl=False,
-                err=True,
-            )
-            self.drawn = True
-            return
+        return f"{_rate(rate)} {self.unit}/s", eta
+
+    def _print(self, now: float) -> None:
+        rate, eta = self._state(now)
         share = self.done / self.total
-        if share + 1e-12 >= self.next_line and new:
-            click.echo(
-                f"{share:4.0%} {self.done:,}/{self.total:,} {self.unit}  {rate:,.0f} "
-                f"{self.unit}/s  {eta}",
-                err=True,
-            )
-            self.next_line = (int(share * 10 + 1e-9) + 1) / 10
+        click.echo(
+            f"{share:4.0%} {self.done:,}/{self.total:,} {self.unit}  {rate}  {eta}", err=True
+        )
+        self.last_line = now
+
+    def _draw(self, now: float) -> None:
+        rate, eta = self._state(now)
+        width = 30
+        filled = int(width * self.done / self.total)
+        click.echo(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,} "
+            f"{rate}  {eta} ",
+            nl=False,
+            err=True,
+        )
+        self.drawn = True
+        self.last_line = now
 
     def _break_line(self) -> None:
         if self.drawn:
@@ -95,4 +156,39 @@ class Progress(Observer):
             self.drawn = False
 
     def close(self) -> None:
-        self._break_line()
+        self.closed.set()
+        with self.lock:
+            self._break_line()
+
+
+def _raise_if_interrupted() -> None:
+    if INTERRUPTED.is_set():
+        raise KeyboardInterrupt
+
+
+def _beat(ref: weakref.ref[Progress]) -> None:
+    """The heartbeat thread: ticks each second until its progress is closed or forgotten."""
+    bar = ref()
+    closed = bar.closed if bar is not None else None
+    del bar  # no reference held while waiting: an abandoned bar stops its heartbeat
+    while closed is not None and not closed.wait(1.0):
+        bar = ref()
+        if bar is None:
+            return
+        bar.tick()
+        del bar
+
+
+def _rate(rate: float) -> str:
+    """Units a second: whole numbers from 10 up, two significant digits below (0.52)."""
+    return f"{rate:,.0f}" if rate >= 9.95 or rate == 0 else f"{rate:.2g}"
+
+
+def _duration(seconds: float) -> str:
+    """``  42 s``, `` 17 min``, ``3.5 h``: seconds up to two minutes, minutes up to two
+    hours."""
+    if seconds < 120:
+        return f"{seconds:4.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:4.0f} min"
+    return f"{seconds / 3600:4.1f} h"

@@ -164,7 +164,8 @@ def run_command(
         n, seed, ruleset, make_policies(policy_names, params), games=games,
         fixed=parse_fixes(fix), dealer=dealer, dd=dd, part_size=part_size or 0,
     )  # fmt: skip
-    with observed_work(cluster, threads, n, spec.unit, quiet, INTERRUPTED) as (backend, seen):
+    unit = "deals" if spec.dd else spec.unit  # a --dd run's pace is its solver's: deals solved
+    with observed_work(cluster, threads, n, unit, quiet, INTERRUPTED) as (backend, seen):
         summary = run(spec, out, resume=resume, overwrite=overwrite, force=force,
                       threads=threads, backend=backend, observer=seen)  # fmt: skip
     if not quiet:

@@ -1,7 +1,9 @@
 """What a run will cost before it starts: disk space and time, checked against the free space.
 
 The time comes from per-engine rates measured on the development machine (conservative: a
-shared machine is often slower) and, for ``--dd`` runs, the solver's measured time per deal.
+shared machine is often slower) or, where the run's policies are slower than that (a search
+player), from a few of its own hands timed before it starts (:func:`.runner.timed`); for
+``--dd`` runs the solver's measured time per deal is added.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from pinochle_sim.engines import EngineInputs
 from pinochle_sim.runs.simulate.dd import estimate_seconds
 from pinochle_sim.runs.store.location import is_url
 from pinochle_sim.runs.store.schema import fields_for
+
+LONG_RUN_S = 3600.0
+"""A run estimated to take longer asks to be confirmed (on a terminal) or ``--force``d."""
 
 BYTES_PER_HAND = {"auction": 56, "two-hand": 54}
 """Measured bytes per stored hand (per deal in a games run; 262,144-hand runs, default
@@ -46,6 +51,17 @@ class RunEstimate:
     threads: int
     dd_seconds: float | None = None
     """Time to solve the hands double dummy (``--dd`` runs), included in ``seconds``."""
+    timed_on: str | None = None
+    """How the time was found (``timed on 16 of its hands``), where a timed sample of the
+    run's own policies set it rather than the rate table."""
+
+    def about(self) -> str:
+        """``about``, or ``more than`` where the time is a lower bound (an unfinished sample)."""
+        return "more than" if (self.timed_on or "").startswith("at least") else "about"
+
+    def basis(self) -> str:
+        """`` (timed on 16 of its hands)``, or nothing where the rate table gave the time."""
+        return f" ({self.timed_on})" if self.timed_on else ""
 
     @property
     def fits(self) -> bool:
@@ -55,8 +71,8 @@ class RunEstimate:
         free = "" if self.free_bytes is None else f"; {size_text(self.free_bytes)} free there"
         k = f"{self.threads} thread{'s' * (self.threads > 1)}"
         text = (
-            f"estimated {size_text(self.bytes)} on disk and about {duration_text(self.seconds)} on "
-            f"{k}{free}"
+            f"estimated {size_text(self.bytes)} on disk and {self.about()} "
+            f"{duration_text(self.seconds)} on {k}{self.basis()}{free}"
         )
         if self.dd_seconds is not None:
             text += (

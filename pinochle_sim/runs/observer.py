@@ -48,6 +48,11 @@ class Observer:
     def notice(self, text: str) -> None:
         """One line worth showing (a repair, a warning)."""
 
+    def confirm(self, question: str) -> bool:
+        """Whether to go on with work that will take long (``question`` says how long); the
+        base class answers no, so that the caller must pass ``force``."""
+        return False
+
 
 QUIET = Observer()
 """The observer that shows nothing (the default)."""

@@ -30,11 +30,12 @@ from pinochle_sim.engines import EngineInputs
 from pinochle_sim.runs.backends.local import LocalBackend
 from pinochle_sim.runs.backends.tasks import Backend, InputsSpec
 from pinochle_sim.runs.compile.warmup import DD
-from pinochle_sim.runs.estimate import duration_text, estimate, size_text
+from pinochle_sim.runs.estimate import LONG_RUN_S, RunEstimate, duration_text, estimate, size_text
 from pinochle_sim.runs.observer import QUIET, Observer
 from pinochle_sim.runs.simulate.dd import dd_block
 from pinochle_sim.runs.simulate.games import play_games_array
 from pinochle_sim.runs.simulate.hands import play_hands_array
+from pinochle_sim.runs.simulate.pool import interruptible, threads
 from pinochle_sim.runs.spec import RunSpec, spec_of
 from pinochle_sim.runs.store.files import META_KEY, RunFolderError, write_part_file
 from pinochle_sim.runs.store.folder import RunFolder
@@ -85,8 +86,8 @@ def run(
                     backend.slots, spec.dd)  # fmt: skip
     if overwrite and folder.exists and plan.free_bytes is not None:  # freed on open
         plan = dataclasses.replace(plan, free_bytes=plan.free_bytes + folder.size_bytes())
-    observer.plan(plan)
     if not (plan.fits or force):
+        observer.plan(plan)
         raise RunFolderError(
             f"not enough disk space: the run needs about {size_text(plan.bytes)} and "
             f"{duration_text(plan.seconds)}, but {size_text(plan.free_bytes or 0)} are free "
@@ -100,6 +101,16 @@ def run(
     compile_s = backend.warm(specs, entry, observer) if plan.units else 0.0
     if spec.dd and plan.units:
         compile_s += backend.warm(specs, DD, observer)
+    if plan.units and backend.in_process:
+        plan = timed(plan, spec, folder.todo()[0])
+    observer.plan(plan)
+    if plan.seconds > LONG_RUN_S and not force:
+        question = (
+            f"This run would take {plan.about()} {duration_text(plan.seconds)} on "
+            f"{plan.threads} thread{'s' * (plan.threads > 1)}{plan.basis()}."
+        )
+        if not observer.confirm(f"{question} Start it?"):
+            raise RunFolderError(f"{question} Pass --force to start it anyway.")
     folder.open()
     if folder.todo() and not plan.units:
         compile_s = backend.warm(specs, entry, observer)
@@ -107,6 +118,58 @@ def run(
     t0 = time.perf_counter()
     computed = _write_parts(backend, folder, observer)
     return summarise(path, folder, computed, time.perf_counter() - t0, compile_s)
+
+
+SAMPLE_S = 1.0
+"""Seconds of the run's own hands :func:`timed` plays, at least, to time its policies."""
+SAMPLE_LIMIT_S = 10.0
+"""The longest :func:`timed` waits for its sample: a policy slower than that (thousands of
+solves a card) is estimated from the time spent, a lower bound."""
+
+
+def timed(plan: RunEstimate, spec: RunSpec, k: int) -> RunEstimate:
+    """``plan`` with its time from the run's own policies: the first hands of part ``k`` played
+    on the plan's threads (1, 4, 16, ... a thread, until :data:`SAMPLE_S` seconds or 4,096 a
+    thread; a search player's threads share memory bandwidth, so one thread's pace would
+    not do), thrown away, scaled to the units left; where one alone takes over
+    :data:`SAMPLE_LIMIT_S`, that is the bound the estimate says it is. A search
+    player (``pimc``) is thousands of times slower than the bots the rate table knows; the
+    table's figure (which counts writing the Parquet too) stays where it is the larger. The
+    double-dummy solving of a ``--dd`` run keeps its measured time per deal."""
+    start = spec.part_range(k)[0]
+    k_threads = plan.threads
+    n = k_threads
+    unit = "games" if spec.games else "hands"
+
+    def sample(n: int) -> float:
+        each = -(-n // k_threads)  # a chunk a thread
+        with threads(k_threads):
+            t0 = time.perf_counter()
+            if spec.games:
+                play_games_array(spec.inputs, spec.seed, start, n, chunk=each)
+            else:
+                play_hands_array(spec.inputs, spec.seed, start, n, chunk=each, dealer=spec.dealer,
+                                 fx=spec.fx)  # fmt: skip
+            return time.perf_counter() - t0
+
+    while True:
+        try:
+            spent = interruptible(sample, n, timeout=SAMPLE_LIMIT_S)
+        except TimeoutError:  # even a few hands take longer: the run takes at least this
+            spent = SAMPLE_LIMIT_S
+            break
+        if spent >= SAMPLE_S or n >= 4096 * k_threads:
+            break
+        n *= 4
+    play_s = plan.units * spent / n
+    if play_s <= plan.seconds - (plan.dd_seconds or 0.0):
+        return plan
+    timed_on = (
+        f"timed on {n:,} of its {unit}"
+        if spent < SAMPLE_LIMIT_S
+        else f"at least: one of its {unit} took over {SAMPLE_LIMIT_S:g} s"
+    )
+    return dataclasses.replace(plan, seconds=play_s + (plan.dd_seconds or 0.0), timed_on=timed_on)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,11 @@ array for the life of the thread, so its table carries over from one chunk to th
 values are exact whatever the threads, the chunks or the tables' contents: only the time
 changes.
 
+An interrupted batch (Ctrl-C on the calling thread, an error in a thread) stops at once: the
+positions not yet started are dropped and the searches under way are told to stop through
+their work arrays (:data:`.workspace.H_STOP`, looked at every 65,536 nodes, about 10 ms);
+nothing is returned.
+
 >>> import numpy as np
 >>> from pinochle_sim.core.cards import encode_hand
 >>> from pinochle_sim.rules import PRESETS
@@ -22,14 +27,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numba
 import numpy as np
 
 from pinochle_sim.core.jit import jit
 from pinochle_sim.solver.driver import dd_solve
-from pinochle_sim.solver.workspace import new_table
+from pinochle_sim.solver.workspace import H_STOP, new_table
 
 DEFAULT_BITS = 19
 """Table buckets (log2) per thread: 2**19 buckets are 32 MB."""
@@ -39,13 +44,33 @@ DEFAULT_BITS = 19
 def solve_block(
     hands: np.ndarray, leader: np.ndarray, trick: np.ndarray, trump: np.ndarray,
     side: np.ndarray, ra: np.ndarray, lo: int, hi: int, tt: np.ndarray, out: np.ndarray,
-) -> None:  # fmt: skip
-    """``out[i]`` = the value of position ``i`` for ``lo <= i < hi``."""
+) -> bool:  # fmt: skip
+    """``out[i]`` = the value of position ``i`` for ``lo <= i < hi``; False (and the rest left
+    as it was) when ``tt[H_STOP]`` was set while it worked."""
     for i in range(lo, hi):
-        out[i] = dd_solve(
+        v = dd_solve(
             hands[0, i], hands[1, i], hands[2, i], hands[3, i], leader[i], trick[i], trump[i],
             ra, side[i], tt,
         )  # fmt: skip
+        if tt[H_STOP] != 0:  # the search was cut short: v is no value
+            return False
+        out[i] = v
+    return True
+
+
+class Stopped(Exception):
+    """A batch's threads were told to stop (the batch was interrupted)."""
+
+
+_stops = [0]
+"""How many times :func:`stop_batches` was called: a batch started before the last call stops."""
+
+
+def stop_batches() -> None:
+    """Stop every batch being solved in this process, whatever thread waits on it (what an
+    interrupted run calls when its work runs off the main thread): each raises
+    :class:`Stopped` within about 0.2 s; batches started later are not affected."""
+    _stops[0] += 1
 
 
 _local = threading.local()
@@ -83,7 +108,9 @@ def solve_positions(
     """The side's points from the current trick on, under perfect play, of every position
     (see the module docstring for the arguments; a single trump, side or trick serves every
     position). Runs on numba's current thread count, ``chunk`` positions at a time;
-    ``progress(k)`` is told, on the calling thread, of every ``k`` positions solved."""
+    ``progress(k)`` is told, on the calling thread, of every ``k`` positions solved. Interrupted
+    (Ctrl-C on the calling thread, or :func:`stop_batches` from another), it stops every thread
+    within about 10 ms of search and re-raises."""
     hands = np.ascontiguousarray(hands, dtype=np.int64)
     if hands.ndim != 2 or hands.shape[0] != 4:
         raise ValueError("hands must be an array of 4 rows (one per seat), one column a position")
@@ -98,16 +125,41 @@ def solve_positions(
     if chunk < 1:
         raise ValueError("chunk must be positive")
 
+    stop = threading.Event()
+    working: dict[int, np.ndarray] = {}  # the work arrays of the threads solving, by thread
+
     def work(lo: int) -> int:
         hi = min(n, lo + chunk)
-        solve_block(hands, *cols, ra, lo, hi, thread_table(bits), out)
+        tt = thread_table(bits)
+        tt[H_STOP] = 0
+        me = threading.get_ident()
+        working[me] = tt  # before looking at stop: a stop set later finds it here
+        try:
+            if stop.is_set() or not solve_block(hands, *cols, ra, lo, hi, tt, out):
+                raise Stopped
+        finally:
+            del working[me]
         return hi - lo
 
     starts = range(0, n, chunk)
     workers = max(1, min(numba.get_num_threads(), len(starts)))
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for fut in as_completed([pool.submit(work, lo) for lo in starts]):
-            k = fut.result()
-            if progress:
-                progress(k)
+    pool = ThreadPoolExecutor(max_workers=workers)
+    stops = _stops[0]
+    try:
+        pending = {pool.submit(work, lo) for lo in starts}
+        while pending:
+            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                k = fut.result()
+                if progress:
+                    progress(k)
+            if _stops[0] != stops:
+                raise Stopped
+    except BaseException:  # Ctrl-C, or a failure: no thread goes on solving for nobody
+        stop.set()
+        for tt in list(working.values()):
+            tt[H_STOP] = 1
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     return out

@@ -139,6 +139,7 @@ from pinochle_sim.solver.workspace import (
     H_CTX,
     H_HANDS,
     H_NODES,
+    H_STOP,
     NO_BOUND,
     STACK,
 )
@@ -147,7 +148,10 @@ ENTER = 0
 NEXT = 1
 RETURN = 2
 ABORTED = -(1 << 40)
-"""What a search returns when it ran out of nodes."""
+"""What a search returns when it ran out of nodes, or was asked to stop."""
+STOP_EVERY = (1 << 16) - 1
+"""The search looks at the work array's stop slot (:data:`H_STOP`) once every 65,536 nodes
+(about 10 ms): another thread sets it to stop a solve that is no longer wanted."""
 
 
 OPEN = -1
@@ -220,7 +224,8 @@ def _search(
 
     Returns ``v``: when ``v >= need`` the side takes at least ``v`` points from the current
     trick on, when ``v < need`` at most ``v``; :data:`ABORTED` when ``tt[H_NODES]`` reached
-    ``limit`` first (the hands are then left as they were at that moment)."""
+    ``limit`` first, or ``tt[H_STOP]`` was set (the hands are then left as they were at that
+    moment)."""
     trump = tt[H_CTX + CX_TRUMP]
     players = tt[H_CTX + CX_PLAYERS]
     last = tt[H_CTX + CX_LAST]
@@ -231,7 +236,7 @@ def _search(
     while True:
         if phase == ENTER:
             nodes += 1
-            if nodes > limit:
+            if nodes > limit or ((nodes & STOP_EVERY) == 0 and tt[H_STOP] != 0):
                 tt[H_NODES] = nodes
                 return ABORTED
             v, hint = _settle(tt, d, seat, k, led, wf, ws, tp, left, rem, need)

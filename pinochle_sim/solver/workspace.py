@@ -20,6 +20,7 @@ H_NODES = 2  # search nodes visited, cumulative
 H_MASK = 3  # number of table buckets - 1 (a power of two minus one)
 H_UNIT = 4  # gcd of the point values: every value is a multiple of it
 H_ALIGN = 5  # words from ENTRIES to the first bucket, so buckets sit on cache lines
+H_STOP = 6  # non-zero: another thread asks the search to stop (it aborts within ~65k nodes)
 H_HANDS = 8  # 4 slots: the hands during a search
 H_CTX = 16  # context of the current generation, CTX_SIZE slots:
 CX_TRUMP = 0  # trump suit

@@ -284,3 +284,35 @@ def test_overwrite_counts_the_space_it_frees(copy, monkeypatch):
     monkeypatch.setattr(estimate_module, "_free_bytes", lambda out: 999)
     code, out = cli(*RUN_ARGS, "--out", str(copy), "--overwrite")
     assert code == 0, out
+
+
+def test_ctrl_c_in_the_middle_of_double_dummy_solving_ends_the_command_within_two_seconds(
+    tmp_path,
+):
+    """A real ``pinochle-sim run --dd``, sent SIGINT once its first progress line shows it is
+    solving full deals: it says so in one line and is gone within 2 s (the solver's threads
+    are stopped, nothing waits for them), and the folder is an incomplete run that --resume
+    finishes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "dd"
+    cmd = [sys.executable, "-m", "pinochle_sim", "run", "--dd", "--hands", "40", "--out", str(out)]
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    seen = []
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        seen.append(line)
+        if "deals/s" in line:
+            break
+    assert any("deals/s" in line for line in seen), seen
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, rest = proc.communicate(timeout=30)
+    waited = time.monotonic() - t0
+    assert proc.returncode == 1 and waited < 2.0, (waited, seen, rest)
+    assert "interrupted" in rest and "--resume" in rest and "Traceback" not in rest
+    _, text = cli("info", str(out))
+    assert "incomplete" in text and "--resume" in text

@@ -251,8 +251,9 @@ def test_cold_start_without_a_terminal_announces_the_compile(tmp_path, monkeypat
     r = invoke("run", "--hands", "2000", "--part-size", "200", "--out", str(tmp_path / "r"))
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[0].startswith("estimated ") and "on disk and about" in lines[0]
-    assert lines[1] == "compiling the engine (first run only, about 12 s): auction hands"
+    # the compile first: the estimate after it can time the run's own policies
+    assert lines[0] == "compiling the engine (first run only, about 12 s): auction hands"
+    assert lines[1].startswith("estimated ") and "on disk and about" in lines[1]
     # ten parts of 200 hands: one line per part, at 10%, 20%, ... 100%
     shares = [line.split()[0] for line in lines if line.endswith(" s") and "%" in line]
     assert shares == [f"{k}%" for k in range(10, 101, 10)]
@@ -366,3 +367,40 @@ def test_usage_errors_of_every_kind_are_one_line():
     r = as_typed("bench", "--solver-deals", "-3")
     assert r.exit_code == 2 and len(r.output.splitlines()) == 1
     assert r.output.startswith("Error: Invalid value for '--solver-deals'")
+
+
+def test_slow_work_gets_a_line_at_least_every_ten_seconds(monkeypatch, capsys):
+    """Without a terminal a line comes at least every 10 s: from an update that crosses no
+    tenth, and from the heartbeat while nothing finishes (a long solve); rates below 10 a
+    second keep two digits, and a long ETA is in minutes or hours."""
+    clock = Clock()
+    monkeypatch.setattr(progress_module.time, "perf_counter", clock)
+    bar = Progress(300, unit="deals", tty=False, heartbeat=False)
+    bar.update(0)
+    clock.now = 9.0
+    bar.tick()  # 9 s without a line: not yet
+    clock.now = 10.5
+    bar.tick()  # nothing done yet: the time so far, no rate
+    clock.now = 16.0
+    bar.update(4)  # 4 deals in 16 s, 1%: no tenth crossed, and the last line is 5.5 s old
+    clock.now = 26.0
+    bar.update(1)  # 5 deals in 26 s: 0.19 a second, 295 left: 1,534 s
+    clock.now = 36.5
+    bar.tick()
+    bar.close()
+    assert capsys.readouterr().err.splitlines() == [
+        "  0% 0/300 deals  0 deals/s  ETA    -  (10 s so far)",
+        "  2% 5/300 deals  0.19 deals/s  ETA   26 min",
+        "  2% 5/300 deals  0.14 deals/s  ETA   36 min",
+    ]
+    assert progress_module._duration(3 * 3600 + 1800) == " 3.5 h"
+    assert progress_module._duration(42) == "  42 s"
+
+
+def test_the_heartbeat_thread_ends_with_its_bar():
+    bar = Progress(10, tty=False)
+    bar.update(0)
+    assert bar.beat is not None and bar.beat.is_alive()
+    bar.close()
+    bar.beat.join(timeout=3)
+    assert not bar.beat.is_alive()

@@ -72,3 +72,36 @@ def test_a_spec_rebuilds_the_inputs_with_their_seat_policies():
     assert spec.build() is built  # once per process
     task = HandsTask(spec, 3, 0, 300)
     assert np.array_equal(play_task(task), play_hands_array(built, 3, 0, 300))
+
+
+def test_ctrl_c_stops_waiting_for_work_at_once_and_stops_the_solver():
+    """Work handed to :func:`interruptible` runs off the main thread, so Ctrl-C (here
+    ``interrupt_main`` from a timer) reaches the waiting main thread within a quarter of a
+    second even while the work itself cannot stop (a kernel in the middle of its chunk); the
+    solver's batches are told to stop, and the next call runs on a fresh work thread."""
+    import _thread
+    import threading
+    import time
+
+    import pytest
+
+    from pinochle_sim.runs.simulate import pool
+    from pinochle_sim.solver import batch
+
+    release = threading.Event()
+    stops = batch._stops[0]
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    t0 = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        pool.interruptible(release.wait, 30.0)  # a "kernel" that would run for 30 s
+    assert time.monotonic() - t0 < 1.0
+    assert batch._stops[0] == stops + 1
+    release.set()
+    assert pool.interruptible(lambda x: x + 1, 41) == 42  # on a fresh thread
+    with pytest.raises(ValueError, match="bad"):
+        pool.interruptible(_fails)
+
+
+def _fails() -> None:
+    raise ValueError("bad input")

@@ -80,3 +80,33 @@ def test_read_only_cache_folder_warns_once_and_caches_in_a_temporary_folder(tmp_
     used = Path(done.stdout.strip())
     assert used.is_relative_to(tmp_path / "tmp") and used.name.startswith("numba-")
     assert list(used.rglob("*.nbi")), "the kernel was not cached in the fallback folder"
+
+
+def test_a_run_of_slow_policies_is_timed_and_one_over_an_hour_needs_force(tmp_path):
+    """The estimate of a search player's run comes from a few of its own hands timed before it
+    starts (the rate table knows only the bots, 10,000 times faster); a run estimated over an
+    hour asks the observer (a terminal's user) and, refused, is one line that names --force;
+    nothing is written."""
+    from pinochle_sim import Observer, PolicySet, RunSpec, run
+    from pinochle_sim.runs.store.files import RunFolderError
+
+    class Refuses(Observer):
+        def __init__(self) -> None:
+            self.asked: list[str] = []
+            self.plans: list = []
+
+        def plan(self, estimate):
+            self.plans.append(estimate)
+
+        def confirm(self, question):
+            self.asked.append(question)
+            return False
+
+    seen = Refuses()
+    spec = RunSpec(hands=2_000_000, policies=PolicySet(play="pimc"))
+    with pytest.raises(RunFolderError, match=r"would take about [\d.]+ (h|days) on") as err:
+        run(spec, str(tmp_path / "slow"), observer=seen)
+    assert "timed on" in str(err.value) and "--force" in str(err.value)
+    assert len(seen.asked) == 1 and seen.asked[0].endswith("Start it?")
+    assert seen.plans[0].timed_on.startswith("timed on") and seen.plans[0].seconds > 3600
+    assert not (tmp_path / "slow").exists()

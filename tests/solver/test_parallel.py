@@ -5,6 +5,9 @@ are replaced all the time), and every value equals the alpha-beta oracle's
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 from numba import prange
@@ -14,8 +17,9 @@ from pinochle_sim.rules import PRESETS
 from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.runs.inspect.solve import position_after, trick_play
 from pinochle_sim.solver import Position
+from pinochle_sim.solver.batch import solve_block, solve_positions
 from pinochle_sim.solver.driver import dd_solve
-from pinochle_sim.solver.workspace import H_NODES, new_tables, pack_trick
+from pinochle_sim.solver.workspace import H_NODES, H_STOP, new_table, new_tables, pack_trick
 from tests.solver.test_deals import proven
 
 
@@ -68,3 +72,55 @@ def test_new_tables_rows_are_separate_work_arrays() -> None:
     assert tts.shape[0] == 2 and tts.flags.c_contiguous
     with pytest.raises(ValueError, match="at least one"):
         new_tables(0)
+
+
+def _batch(preset: str, hands: range, left: int) -> tuple[np.ndarray, ...]:
+    """(hands, leader, trick, trump, side) arrays of :func:`deal_positions`, for
+    ``solve_positions`` and ``solve_block``."""
+    ps = deal_positions(preset, hands, left)
+    cards = np.array([[*p.hands, 0, 0, 0][:4] for p, _ in ps], dtype=np.int64).T.copy()
+    leader = np.array([p.leader for p, _ in ps], dtype=np.int64)
+    trick = np.array([pack_trick(p.trick) for p, _ in ps], dtype=np.int64)
+    trump = np.array([p.trump for p, _ in ps], dtype=np.int64)
+    side = np.array([sum(1 << s for s in p.side_seats(sd)) for p, sd in ps], dtype=np.int64)
+    return cards, leader, trick, trump, side
+
+
+def test_a_search_told_to_stop_stops_and_its_block_says_so() -> None:
+    """A work array's stop slot, set by another thread, cuts a search short (within 65,536
+    nodes); the block reports it instead of a value, and the same array solves exactly once
+    the slot is cleared."""
+    cards, leader, trick, trump, side = _batch("partnership", range(1), left=12)
+    ra = rule_array(PRESETS["partnership"])
+    out = np.full(cards.shape[1], -1, dtype=np.int64)
+    tt = new_table(16)
+    tt[H_STOP] = 1
+    assert not solve_block(cards, leader, trick, trump, side, ra, 0, 1, tt, out)
+    assert out[0] == -1 and 0 < tt[H_NODES] <= 1 << 16
+    tt[H_STOP] = 0
+    assert solve_block(cards, leader, trick, trump, side, ra, 0, 1, tt, out)
+    h = cards[:, 0]
+    fresh = new_table(16)
+    assert out[0] == dd_solve(h[0], h[1], h[2], h[3], leader[0], trick[0], trump[0], ra,
+                              side[0], fresh)  # fmt: skip
+
+
+def test_an_interrupted_batch_stops_its_threads_within_a_slice() -> None:
+    """Ctrl-C while a batch of full deals is being solved (here the progress callback, on the
+    calling thread, raises it after the first deal): the batch re-raises, the deals not
+    started are dropped and the ones being solved stop at their next slice, well within 2 s,
+    and no thread of the batch goes on solving."""
+    cards, leader, trick, trump, side = _batch("partnership", range(12), left=12)
+    ra = rule_array(PRESETS["partnership"])
+    solve_positions(ra, cards[:, :1], leader[:1], trump[:1], side[:1], trick[:1])  # compiled
+    before = threading.active_count()
+    raised: list[float] = []
+
+    def interrupt(k: int) -> None:
+        raised.append(time.monotonic())
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve_positions(ra, cards, leader, trump, side, trick, chunk=1, progress=interrupt)
+    assert len(raised) == 1 and time.monotonic() - raised[0] < 2.0
+    assert threading.active_count() == before

@@ -2,9 +2,11 @@
 taken.
 
 Tasks run one after the other, each on every thread the backend was given (the kernels release
-the GIL, so each task's chunks of hands run in parallel); a task's second step (``then``:
-writing a part) runs on a thread of its own while the next task computes, so a run's memory
-holds two parts at most whatever its size.
+the GIL, so each task's chunks of hands run in parallel), off the main thread so that Ctrl-C
+stops them at once (:func:`~pinochle_sim.runs.simulate.pool.interruptible`); a task's second
+step (``then``: writing a part) runs on a thread of its own while the next task computes, so a
+run's memory holds two parts at most whatever its size. Interrupted, the part being written is
+finished and recorded; the one being computed is dropped.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numba
 from pinochle_sim.runs.backends.tasks import InputsSpec
 from pinochle_sim.runs.compile.warmup import warm
 from pinochle_sim.runs.observer import QUIET, Observer
-from pinochle_sim.runs.simulate.pool import threads
+from pinochle_sim.runs.simulate.pool import interruptible, threads
 
 LOCAL_TASK_HANDS = 1 << 17
 """Hands per task of work not cut into part files (a match, the advisor): large, since a local
@@ -69,15 +71,20 @@ class LocalBackend:
 
         with threads(self.n_threads), ThreadPoolExecutor(max_workers=1) as writer:
             pending: tuple[int, Future[Any]] | None = None
-            for i, item in enumerate(items):
-                value = fn(item)
+            try:
+                for i, item in enumerate(items):
+                    value = interruptible(fn, item)
+                    if pending is not None:
+                        finish(pending[0], pending[1].result())
+                        pending = None
+                    if then is None:
+                        finish(i, value)
+                    else:
+                        pending = (i, writer.submit(then, value))
+            except BaseException:  # Ctrl-C: the task written meanwhile is kept, and said so
                 if pending is not None:
                     finish(pending[0], pending[1].result())
-                    pending = None
-                if then is None:
-                    finish(i, value)
-                else:
-                    pending = (i, writer.submit(then, value))
+                raise
             if pending is not None:
                 finish(pending[0], pending[1].result())
         return results
