@@ -49,7 +49,9 @@ class LocalBackend:
         return LOCAL_TASK_HANDS
 
     def warm(self, specs: Sequence[InputsSpec], entry: str, observer: Observer = QUIET) -> float:
-        return sum(warm(spec.build(), entry, observer) for spec in specs)
+        """Compile (or load) the kernels, off the main thread like the tasks: a Ctrl-C in a
+        compile would otherwise wait for it, or be swallowed by the compiler's callbacks."""
+        return interruptible(lambda: sum(warm(spec.build(), entry, observer) for spec in specs))
 
     def check_path(self, path: str) -> None:
         """Nothing to prove: this process writes where it runs (the run folder checks the
