@@ -23,14 +23,19 @@ FULL_DEAL = None
 """``BenchOptions.solver_cards`` for whole deals (the trick play from its start)."""
 
 
+QUICK_SOLVER_DEALS = 20
+"""Deals per preset that ``--solver-only --quick`` times."""
+
+
 @dataclass(frozen=True)
 class BenchOptions:
     """What a bench measures: ``max_hands`` per timed batch; ``quick``: short batches, no
-    solver (unless ``solver_deals`` says otherwise) and no fresh-process runs;
-    ``end_to_end``: the fresh-process runs; ``solver_deals`` per preset (None: 200, 0 with
-    ``quick``); ``solver_cards`` a seat in the solver's positions (:data:`FULL_DEAL`: whole
-    deals); ``solver_only``: nothing but the solver; ``solver_seed``: the seed of the solved
-    deals; ``report_hands``: the size of the run whose report is timed."""
+    solver (unless ``solver_deals`` or ``solver_only`` say otherwise) and no fresh-process
+    runs; ``end_to_end``: the fresh-process runs; ``solver_deals`` per preset (None: 200; with
+    ``quick`` 0, or :data:`QUICK_SOLVER_DEALS` with ``solver_only``); ``solver_cards`` a seat
+    in the solver's positions (:data:`FULL_DEAL`: whole deals); ``solver_only``: nothing but
+    the solver; ``solver_seed``: the seed of the solved deals; ``report_hands``: the size of
+    the run whose report is timed."""
 
     max_hands: int = 200_000
     quick: bool = False
@@ -69,8 +74,8 @@ def bench_lines(
     hands = min(options.max_hands, effort.max_hands) if options.quick else options.max_hands
     effort = dataclasses.replace(effort, max_hands=hands)
     deals = options.solver_deals
-    if deals is None:
-        deals = 0 if options.quick else 200
+    if deals is None:  # quick: no solver, unless the solver is all that is asked for
+        deals = (QUICK_SOLVER_DEALS if options.solver_only else 0) if options.quick else 200
     if not options.solver_only:
         stages.check_stage_memory(effort)
     yield f"machine: {stages.machine()}"

@@ -20,8 +20,8 @@ from pinochle_sim.cli.options import parse_count, user_errors
 @click.option(
     "--quick",
     is_flag=True,
-    help="Short batches, no solver times (unless --solver-deals), no end-to-end runs (a few "
-    "seconds).",
+    help="Short batches, no solver times (unless --solver-deals or --solver-only), no "
+    "end-to-end runs (a few seconds).",
 )
 @click.option("--no-end-to-end", is_flag=True, help="Skip the fresh-process runs.")
 @click.option(
@@ -29,7 +29,7 @@ from pinochle_sim.cli.options import parse_count, user_errors
     type=click.IntRange(0, 100_000),
     default=None,
     help="Deals per preset for the double-dummy solver's times (0: skip them) "
-    "[default: 200, 0 with --quick].",
+    "[default: 200; with --quick 0, or 20 with --solver-only].",
 )
 @click.option(
     "--solver-cards",

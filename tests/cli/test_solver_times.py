@@ -34,3 +34,18 @@ def test_cli_solver_only_prints_a_line_per_preset() -> None:
     lines = [line for line in res.output.splitlines() if line.startswith("solver, ")]
     assert [line.split()[1] for line in lines] == list(PRESETS)
     assert all("of 2 cards a seat" in line for line in lines)
+
+
+def test_quick_solver_only_times_a_few_deals_of_each_preset() -> None:
+    """``--quick`` leaves the solver out of a full bench, but with ``--solver-only`` the
+    solver is all that is asked for: it times 20 deals a preset instead of nothing."""
+    from click.testing import CliRunner
+
+    from pinochle_sim.cli import main
+    from pinochle_sim.rules import PRESETS
+
+    res = CliRunner().invoke(main, ["bench", "--solver-only", "--quick", "--solver-cards", "3"])
+    assert res.exit_code == 0, res.output
+    lines = [line for line in res.output.splitlines() if line.startswith("solver, ")]
+    assert [line.split()[1] for line in lines] == list(PRESETS)
+    assert all(" 20 deals of 3 cards a seat" in line for line in lines), lines

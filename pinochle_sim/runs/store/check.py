@@ -230,7 +230,8 @@ class RunCheck:
         """The first line of ``info``: state, hands done, parts."""
         if self.settings is None:
             n = len(self.good)
-            return f"run: damaged: {MANIFEST} {self.manifest_problem}; {n} part files on disk"
+            files = f"{n} part file{'s' * (n != 1)}"
+            return f"run: damaged: {MANIFEST} {self.manifest_problem}; {files} on disk"
         unit = self.unit
         good = len(self.good)
         word = f"{good} of {self.n_parts} part{'s' * (self.n_parts > 1)}"
