@@ -100,7 +100,7 @@ def run_command(
         words.append(f"--fix '{seat}={cards}'")
     if settings.get("dd"):
         words.append("--dd")
-    from_default = 1 << 14 if unit == "games" else 1 << 17
+    from_default = 1 << 14 if unit == "games" else 1 << 9 if settings.get("dd") else 1 << 17
     if settings.get("part_size") not in (None, from_default):
         words.append(f"--part-size {settings['part_size']}")
     words.append(f"--out {str(path)!r}" if " " in str(path) else f"--out {path}")
