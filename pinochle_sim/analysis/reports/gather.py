@@ -15,6 +15,7 @@ whole-column implementation wrote.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
@@ -57,7 +58,7 @@ class Columns:
         return Columns({k: a[start:stop] for k, a in self.arrays.items()}, stop - start)
 
 
-class Question:
+class Question(ABC):
     """One question answered over a run read part by part (see the module docstring)."""
 
     columns: list[str]
@@ -65,13 +66,13 @@ class Question:
     passes: int = 1
     """How many times it reads the run (2: cluster-robust intervals)."""
 
+    @abstractmethod
     def add(self, d: Columns, again: bool = False) -> None:
         """Gather from one slice of a part (``again``: in the second pass)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def table(self) -> pd.DataFrame:
         """The answer, once every part is gathered."""
-        raise NotImplementedError
 
 
 def chunks(data: Data, names: Sequence[str]) -> Iterator[Columns]:
@@ -174,10 +175,9 @@ def gathered(question: Question, data: Data) -> pd.DataFrame:
     return answer(data, [question])[0]
 
 
-class MeansTable:
-    """Group means with normal 95% intervals, gathered part by part: what the whole-array
-    ``_means`` gave. With ``clustered``, the intervals are cluster-robust: the observations of
-    each cluster (a hand, a game) are summed in a second pass, around the means."""
+class _Grouped:
+    """What group means and group proportions share: the first pass's sums per group and,
+    with ``clustered``, the second pass's cluster spread around the first pass's means."""
 
     def __init__(self, n_groups: int = 0, clustered: bool = False) -> None:
         self.n_groups = n_groups
@@ -185,26 +185,32 @@ class MeansTable:
         self.spread = ClusterSpread(n_groups) if clustered else None
         self._mean: np.ndarray | None = None
 
+    def _centre(self) -> np.ndarray:
+        """The first pass's group means (worked out once, at the second pass's start)."""
+        if self._mean is None:
+            self._mean = self.sums.moments(self.n_groups)["mean"]
+        return self._mean
+
+    def add_clusters(self, keys: np.ndarray, values: np.ndarray, clusters: np.ndarray) -> None:
+        """Second pass: the same observations with the cluster of each (ids in order)."""
+        if self.spread is not None:
+            self.spread.add(keys, np.asarray(values, dtype=np.float64), clusters, self._centre())
+
+
+class MeansTable(_Grouped):
+    """Group means with normal 95% intervals, gathered part by part: what the whole-array
+    ``_means`` gave. With ``clustered``, the intervals are cluster-robust: the observations of
+    each cluster (a hand, a game) are summed in a second pass, around the means."""
+
     def add(self, keys: np.ndarray, values: np.ndarray) -> None:
         """First pass: observations ``values`` of groups ``keys``."""
         self.sums.add(keys, values)
 
-    def add_clusters(self, keys: np.ndarray, values: np.ndarray, clusters: np.ndarray) -> None:
-        """Second pass: the same observations with the cluster of each (ids in order)."""
-        if self.spread is None:
-            return
-        if self._mean is None:
-            self._mean = self.sums.moments(self.n_groups)["mean"]
-        self.spread.add(keys, np.asarray(values, dtype=np.float64), clusters, self._mean)
-
     def add_hands(self, keys: np.ndarray, values: np.ndarray, hands: int) -> None:
         """Second pass, for observations in blocks of one per hand (observation ``i`` of hand
         ``i % hands``): each hand is a cluster."""
-        if self.spread is None:
-            return
-        if self._mean is None:
-            self._mean = self.sums.moments(self.n_groups)["mean"]
-        self.spread.add_hands(keys, values, hands, self._mean)
+        if self.spread is not None:
+            self.spread.add_hands(keys, values, hands, self._centre())
 
     @property
     def groups(self) -> int:
@@ -230,37 +236,24 @@ class MeansTable:
         return out[out["n"] > 0].reset_index(drop=True)
 
 
-class PropsTable:
+class PropsTable(_Grouped):
     """Group proportions with Wilson 95% intervals, gathered part by part: what the whole-array
     ``_props`` gave. With ``clustered``, the interval uses the effective sample size n / design
     effect, the design effect from the observations of each cluster (a second pass)."""
 
-    def __init__(self, n_groups: int = 0, clustered: bool = False) -> None:
-        self.n_groups = n_groups
-        self.hits = Moments(n_groups)
-        self.spread = ClusterSpread(n_groups) if clustered else None
-        self._mean: np.ndarray | None = None
-
     def add(self, keys: np.ndarray, hits: np.ndarray) -> None:
-        self.hits.add(keys, np.asarray(hits, dtype=np.int64))
-
-    def add_clusters(self, keys: np.ndarray, hits: np.ndarray, clusters: np.ndarray) -> None:
-        if self.spread is None:
-            return
-        if self._mean is None:
-            self._mean = self.hits.moments(self.n_groups)["mean"]
-        self.spread.add(keys, np.asarray(hits, dtype=np.float64), clusters, self._mean)
+        self.sums.add(keys, np.asarray(hits, dtype=np.int64))
 
     def seen(self) -> np.ndarray:
         """The groups with observations, in order."""
-        return np.flatnonzero(self.hits.n)
+        return np.flatnonzero(self.sums.n)
 
     def frame(self, index: pd.DataFrame, at: np.ndarray | None = None) -> pd.DataFrame:
         """``index`` (one row per group: groups 0, 1, ..., or the groups ``at``) with the
         proportions; groups without data left out."""
         at = np.arange(len(index)) if at is None else np.asarray(at, dtype=np.int64)
-        g = max(self.n_groups, len(self.hits.n), int(at.max(initial=-1)) + 1)
-        n_all, k_all, s2_all = self.hits.sums(g)
+        g = max(self.n_groups, len(self.sums.n), int(at.max(initial=-1)) + 1)
+        n_all, k_all, s2_all = self.sums.sums(g)
         n, k = n_all[at], k_all[at]
         deff: float | np.ndarray = 1.0
         if self.spread is not None:  # clustered tables have a fixed set of groups
