@@ -156,6 +156,7 @@ _API: dict[str, str] = {
     "pass_value": "pinochle_sim.analysis.reports",
     "score_margin": "pinochle_sim.analysis.reports",
     "win_probability": "pinochle_sim.analysis.reports",
+    "charts": "pinochle_sim.charts",
     # bench
     "BenchOptions": "pinochle_sim.bench.suite",
     "bench_lines": "pinochle_sim.bench.suite",
@@ -195,6 +196,8 @@ MOVED: dict[str, str] = {
     "pinochle_sim.engines.two_hand.policies": "pinochle_sim.engines.two_hand.decisions",
     "pinochle_sim.analysis.games": "pinochle_sim.analysis.game_results",
     "pinochle_sim.analysis.reports.dd": "pinochle_sim.analysis.reports.dd_studies",
+    "pinochle_sim.analysis.reports.charts": "pinochle_sim.analysis.reports.charts_report (the "
+    "report's charts) and pinochle_sim.charts (charts over several runs, the house style)",
 }
 """Modules that moved when the package was grouped by role, and where they went."""
 

@@ -20,7 +20,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 
 from pinochle_sim.analysis.compare import compare, duplicate, summarise, sweep
-from pinochle_sim.analysis.reports import charts, questions, write_report
+from pinochle_sim.analysis.reports import charts_report, questions, write_report
 from pinochle_sim.analysis.reports.charts_compare import (
     match_chart,
     per_deal_definition,
@@ -186,7 +186,7 @@ def test_pass_value_leaves_rare_trump_counts_off():
                          "ci_lo": mean - 2, "ci_hi": mean + 2})  # fmt: skip
         rows.append({"measure": measure, "team_trumps": "all", "n": 1_000_000, "mean": base,
                      "ci_lo": base - 1, "ci_hi": base + 1})  # fmt: skip
-    fig = charts.pass_value(pd.DataFrame(rows), {})
+    fig = charts_report.pass_value(pd.DataFrame(rows), {})
     (ax,) = fig.axes
     lines = [ln for ln in ax.get_lines() if ln.get_label() and not ln.get_label().startswith("_")]
     assert len(lines) == 4
@@ -229,11 +229,11 @@ def partner_table() -> pd.DataFrame:
 
 def test_partner_meld_chart_draws_the_true_spacing(partner_table):
     t = partner_table
-    fig = charts.partner_meld(t, {})
+    fig = charts_report.partner_meld(t, {})
     left, right = fig.axes[:2]
     named = {ln.get_label(): ln for ax in (left, right) for ln in ax.get_lines()}
     partner = named["partner's dealt meld, same trump (95% CI)"]
-    shown = t[(t["given"] == "own meld") & (t["n"] >= charts.MIN_N)].sort_values("order")
+    shown = t[(t["given"] == "own meld") & (t["n"] >= charts_report.MIN_N)].sort_values("order")
     assert np.allclose(partner.get_xdata(), shown["x"])
     assert ((shown["x"] >= shown["lo"]) & (shown["x"] <= shown["hi"].fillna(np.inf))).all()
     gaps = np.diff(partner.get_xdata())

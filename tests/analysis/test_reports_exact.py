@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from pinochle_sim.analysis import exact
-from pinochle_sim.analysis.reports import charts, questions, selfcheck, write_report
+from pinochle_sim.analysis.reports import charts_report, questions, selfcheck, write_report
 from pinochle_sim.analysis.stats import clustered_tail, design_effect
 from pinochle_sim.rules import get_preset
 from pinochle_sim.runs.simulate.hands import play_hands
@@ -146,19 +146,19 @@ def frames() -> dict[str, pd.DataFrame]:
 
 def test_charts_draw_the_exact_curves(frames: dict[str, pd.DataFrame]) -> None:
     t = questions.meld_by_trump_length(frames["partnership"])
-    fig = charts.meld_by_trump_length(t, META)
+    fig = charts_report.meld_by_trump_length(t, META)
     labels = fig.axes[0].get_legend_handles_labels()[1]
     assert sum("exact mean" in x for x in labels) == 2
     assert sum("simulated mean" in x for x in labels) == 2
     d = questions.meld_distribution(frames["partnership"])
-    fig = charts.meld_distribution(d, META)
+    fig = charts_report.meld_distribution(d, META)
     assert len(fig.axes) == 3 and fig.axes[0].get_title() == "dealt hand, trump fixed in advance"
     first = fig.axes[0].get_legend_handles_labels()[1]
     assert first[0].startswith("exact, no sampling") and "cut at" in first[0]
     ends = [line.get_xdata()[-1] for line in fig.axes[1].get_lines()]
     assert max(ends) > 1000  # the tail is drawn as far as 20 hands reach, not cut at 1000
     three = questions.meld_distribution(frames["three-hand"])
-    assert len(charts.meld_distribution(three, META).axes) == 2
+    assert len(charts_report.meld_distribution(three, META).axes) == 2
 
 
 def test_three_hand_report_self_check(frames: dict[str, pd.DataFrame], tmp_path) -> None:

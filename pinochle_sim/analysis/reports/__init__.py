@@ -1,6 +1,7 @@
 """Reports: one pandas function per question (:mod:`.questions`, :mod:`.questions_two_hand`), one
-chart per question
-(:mod:`.charts`, house style in :mod:`.style`), and a publishable report (:mod:`.report`)."""
+chart per question (:mod:`.charts_report`, house style in :mod:`.style`), a publishable report
+(:mod:`.report`), and one question over several runs with its chart (:mod:`.overlay`,
+:mod:`.charts_overlay`; public as :mod:`pinochle_sim.charts`)."""
 
 from pinochle_sim.analysis.reports.questions import (
     auction_summary,

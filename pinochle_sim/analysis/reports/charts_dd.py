@@ -11,7 +11,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from pinochle_sim.analysis.reports.charts import _band, _count_note
+from pinochle_sim.analysis.reports.charts_report import _band, _count_note
 from pinochle_sim.analysis.reports.style import PALETTE, new_figure, styled, subtitle_from
 
 MIN_N_DD = 20

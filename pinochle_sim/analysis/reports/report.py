@@ -13,8 +13,8 @@ from typing import Any
 import pandas as pd
 
 from pinochle_sim.analysis.reports import (
-    charts,
     charts_dd,
+    charts_report,
     dd_studies,
     questions,
     questions_two_hand,
@@ -196,7 +196,7 @@ def _text_meld_laid(t: pd.DataFrame, r: Ruleset) -> str:
         if {"6", "7"} <= set(won.index)
         else ""
     )
-    dealt = t[(t["by"] == "dealt meld in trump") & (t["n"] >= charts.MIN_N)]
+    dealt = t[(t["by"] == "dealt meld in trump") & (t["n"] >= charts_report.MIN_N)]
     short = dealt[dealt["mean"] < dealt["dealt_mean"]]
     tip = (
         f" Seats dealt {short.iloc[0]['level']} in trump laid only {_ci(short.iloc[0])}, less "
@@ -262,7 +262,7 @@ def _text_win_probability(t: pd.DataFrame, r: Ruleset) -> str:
     def cell(view: str, own: float, opp: float) -> pd.Series | None:
         own, opp = own // width * width, opp // width * width  # the bins holding these scores
         m = t[(t["view"] == view) & (t["own_lo"] == own) & (t["opp_lo"] == opp)]
-        return m.iloc[0] if len(m) and m.iloc[0]["n"] >= charts.MIN_N else None
+        return m.iloc[0] if len(m) and m.iloc[0]["n"] >= charts_report.MIN_N else None
 
     first = _row(t, view="first deal")
     own, opp = 0.8 * target, 2 / 3 * target
@@ -382,7 +382,7 @@ STUDIES: dict[str, Study] = {
         "Expected meld by trump length",
         questions.meld_by_trump_length,
         questions.MeldByTrumpLength,
-        charts.meld_by_trump_length,
+        charts_report.meld_by_trump_length,
         _text_meld_by_length,
         checks=selfcheck.meld_by_trump_length,
     ),
@@ -390,7 +390,7 @@ STUDIES: dict[str, Study] = {
         "How much meld: tail probabilities",
         questions.meld_distribution,
         questions.MeldDistribution,
-        charts.meld_distribution,
+        charts_report.meld_distribution,
         _text_meld_distribution,
         requires=questions.AUCTION_COLUMNS,
         checks=selfcheck.meld_distribution,
@@ -399,7 +399,7 @@ STUDIES: dict[str, Study] = {
         "What to expect from your partner",
         questions.partner_meld,
         questions.PartnerMeld,
-        charts.partner_meld,
+        charts_report.partner_meld,
         _text_partner,
         lambda r: r.partnerships,
     ),
@@ -407,7 +407,7 @@ STUDIES: dict[str, Study] = {
         "The value of the pass",
         questions.pass_value,
         questions.PassValue,
-        charts.pass_value,
+        charts_report.pass_value,
         _text_pass,
         lambda r: r.partnerships and r.pass_cards > 0,
     ),
@@ -415,7 +415,7 @@ STUDIES: dict[str, Study] = {
         "Winning bid against meld",
         questions.bid_vs_meld,
         questions.BidVsMeld,
-        charts.bid_vs_meld,
+        charts_report.bid_vs_meld,
         _text_bid_vs_meld,
         requires=questions.AUCTION_COLUMNS,
     ),
@@ -423,7 +423,7 @@ STUDIES: dict[str, Study] = {
         "Go-set probability",
         questions.go_set,
         questions.GoSet,
-        charts.go_set,
+        charts_report.go_set,
         _text_go_set,
         requires=questions.AUCTION_COLUMNS,
     ),
@@ -431,7 +431,7 @@ STUDIES: dict[str, Study] = {
         "Trick points of the bidding side",
         questions.bidding_side_tricks,
         questions.BiddingSideTricks,
-        charts.bidding_side_tricks,
+        charts_report.bidding_side_tricks,
         _text_tricks,
         requires=questions.AUCTION_COLUMNS,
     ),
@@ -439,7 +439,7 @@ STUDIES: dict[str, Study] = {
         "The auction",
         questions.auction_summary,
         questions.AuctionSummary,
-        charts.auction_summary,
+        charts_report.auction_summary,
         _text_auction,
         requires=questions.AUCTION_COLUMNS,
     ),
@@ -447,7 +447,7 @@ STUDIES: dict[str, Study] = {
         "The value of the widow",
         questions.widow_value,
         questions.WidowValue,
-        charts.widow_value,
+        charts_report.widow_value,
         _text_widow,
         lambda r: r.widow > 0,
     ),
@@ -455,7 +455,7 @@ STUDIES: dict[str, Study] = {
         "Meld scored by hand",
         questions_two_hand.meld_laid,
         questions_two_hand.MeldLaid,
-        charts.meld_laid,
+        charts_report.meld_laid,
         _text_meld_laid,
         requires=questions_two_hand.STOCK_COLUMNS,
     ),
@@ -463,7 +463,7 @@ STUDIES: dict[str, Study] = {
         "The value of winning stock tricks",
         questions_two_hand.early_tricks,
         questions_two_hand.EarlyTricks,
-        charts.early_tricks,
+        charts_report.early_tricks,
         _text_early_tricks,
         requires=questions_two_hand.STOCK_COLUMNS,
     ),
@@ -471,7 +471,7 @@ STUDIES: dict[str, Study] = {
         "Final score margin",
         questions_two_hand.score_margin,
         questions_two_hand.ScoreMargin,
-        charts.score_margin,
+        charts_report.score_margin,
         _text_score_margin,
         requires=questions_two_hand.STOCK_COLUMNS,
     ),
@@ -503,7 +503,7 @@ STUDIES: dict[str, Study] = {
         "Who wins from here: game win probability by score situation",
         questions_two_hand.win_probability,
         questions_two_hand.WinProbability,
-        charts.win_probability,
+        charts_report.win_probability,
         _text_win_probability,
         lambda r: r.teams == 2,
         requires=questions_two_hand.GAME_COLUMNS,
