@@ -61,6 +61,7 @@ _API: dict[str, str] = {
     "POLICY_KINDS": "pinochle_sim.policies",
     "REGISTRY": "pinochle_sim.policies",
     "parse_policy_spec": "pinochle_sim.policies",
+    "Seating": "pinochle_sim.policies.seating",
     "policies_markdown": "pinochle_sim.policies.registry",
     "policies_text": "pinochle_sim.policies.registry",
     # engines
@@ -129,6 +130,9 @@ _API: dict[str, str] = {
     "Session": "pinochle_sim.analysis.session",
     "open_session": "pinochle_sim.analysis.session",
     "compare": "pinochle_sim.analysis.compare",
+    "BREAKDOWNS": "pinochle_sim.analysis.breakdown",
+    "gain_by": "pinochle_sim.analysis.breakdown",
+    "gain_lines": "pinochle_sim.analysis.breakdown",
     "check_match": "pinochle_sim.analysis.compare",
     "check_output": "pinochle_sim.analysis.compare",
     "default_study_out": "pinochle_sim.analysis.compare",

@@ -34,7 +34,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pinochle_sim.analysis.reports.charts_compare import match_chart, sweep_chart
+from pinochle_sim.analysis.reports.charts_compare import breakdown_chart, match_chart, sweep_chart
 from pinochle_sim.analysis.reports.style import save
 from pinochle_sim.analysis.session import Session, open_session
 from pinochle_sim.analysis.stats import Z95, wilson
@@ -109,7 +109,8 @@ def duplicate(
     Columns: ``deal``, ``dealer``, ``diff`` (A minus B summed over the plays), then per play
     k = 1, 2 (, 3) ``score_a_k``, ``score_b_k`` (B's mean when B holds two seats) and, in
     auction games, ``bid_side_k`` (0 = A won the bid or was stuck, 1 = B), ``bid_k``,
-    ``made_k``, ``stuck_k``, ``conceded_k``; in two-hand ``meld_a_k``, ``meld_b_k``, ``win_k``
+    ``made_k``, ``stuck_k``, ``conceded_k`` (and after ``diff``, ``trumps_k``: the bidding
+    side's dealt trumps); in two-hand ``meld_a_k``, ``meld_b_k``, ``win_k``
     (0 = A won the deal, 1 = B, -1 tie). With three sides a deal's ``diff`` sums A's score
     minus the mean of the two B seats over the three plays: 0 exactly when A and B are equal.
 
@@ -189,6 +190,7 @@ def duplicate_part(task: DuplicateTask) -> dict[str, np.ndarray]:
     outs = [play_hands_array(inputs, seed, task.start, n) for inputs in plays]
     part = {"deal": outs[0][idx["hand"]], "dealer": outs[0][idx["dealer"]]}
     diff = np.zeros(n, dtype=np.float64)
+    later: dict[str, np.ndarray] = {}  # columns after diff (added later than the others)
     for k, out in enumerate(outs, start=1):
         a_side = k - 1  # play k: A on side k - 1
         scores = np.stack([out[idx[f"score_{j}"]] for j in range(sides)])
@@ -207,8 +209,19 @@ def duplicate_part(task: DuplicateTask) -> dict[str, np.ndarray]:
             part[f"bid_side_{k}"] = (side != a_side).astype(np.int64)
             for c in ("bid", "made", "stuck", "conceded"):
                 part[f"{c}_{k}"] = out[idx[c]]
+            later[f"trumps_{k}"] = side_trumps(out, idx, base.rules.players,
+                                               base.rules.partnerships)  # fmt: skip
     part["diff"] = diff
-    return part
+    return part | later
+
+
+def side_trumps(out: np.ndarray, idx: dict[str, int], players: int, partners: bool) -> np.ndarray:
+    """The bidding side's dealt cards of the trump it named (bidder and partner together)."""
+    lens = np.stack([out[idx[f"len_{p}_{s}"]] for p in range(players) for s in "shdc"])
+    bidder, trump = out[idx["bidder"]], out[idx["trump"]]
+    hand = np.arange(out.shape[1])
+    got = lens[bidder * 4 + trump, hand]
+    return got + lens[((bidder + 2) % 4) * 4 + trump, hand] if partners else got
 
 
 def assemble(parts: list[dict[str, np.ndarray]]) -> pd.DataFrame:
@@ -474,10 +487,21 @@ def _publish(tmp: Path, out: str | Path) -> Path:
     return path
 
 
-def write_match(match: Match, out: str | Path, overwrite: bool = False) -> Path:
+def write_match(
+    match: Match,
+    out: str | Path,
+    overwrite: bool = False,
+    breakdowns: dict[str, pd.DataFrame] | None = None,
+) -> Path:
     """Write ``pairs.parquet`` (one row per deal, provenance in its metadata), ``summary.csv``,
-    ``summary.json`` and the chart into ``out``, atomically (a temporary folder renamed)."""
+    ``summary.json`` and the chart into ``out``, atomically (a temporary folder renamed); with
+    ``breakdowns`` (:func:`~pinochle_sim.analysis.breakdown.gain_by` tables by name) also
+    ``by_<name>.csv`` and its chart for each."""
     tmp = _prepare(out, overwrite, "pairs.parquet")
+    for name, table in (breakdowns or {}).items():
+        stem = f"by_{name.replace('-', '_')}"
+        table.to_csv(tmp / f"{stem}.csv", index=False, float_format="%.4f")
+        save(breakdown_chart(table, match.meta()), str(tmp / stem))
     meta = match.meta()
     table = pa.Table.from_pandas(match.pairs, preserve_index=False)
     table = table.replace_schema_metadata({b"pinochle_sim": json.dumps(meta).encode()})

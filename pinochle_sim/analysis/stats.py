@@ -353,3 +353,30 @@ class TailCounts:
             robust = (sum_k2 - m * p * k) / n**2 * clusters / (clusters - 1)
             deff = robust / (p * (1 - p) / n)
         return k, np.where(np.isfinite(deff), np.maximum(deff, 1.0), 1.0)
+
+
+def choose_bins(values: np.ndarray, counts: np.ndarray, min_n: int) -> np.ndarray:
+    """Bins of consecutive ``values`` (increasing, with their ``counts``): rows ``(lo, hi)``,
+    from the lowest value up, each closed once it holds ``min_n`` observations; the rest at the
+    top joins the last bin (one bin when all hold fewer).
+
+    >>> choose_bins(np.array([250, 260, 270, 280]), np.array([150, 60, 500, 10]), 200).tolist()
+    [[250, 260], [270, 280]]
+    """
+    starts: list[int] = []
+    ends: list[int] = []
+    held = 0
+    for value, n in zip(np.asarray(values).tolist(), np.asarray(counts).tolist(), strict=True):
+        if held == 0:
+            starts.append(value)
+        held += n
+        if held >= min_n:
+            ends.append(value)
+            held = 0
+    if held:  # an open bin at the top
+        if ends:
+            starts.pop()
+            ends[-1] = int(values[-1])
+        else:
+            ends.append(int(values[-1]))
+    return np.array([starts, ends], dtype=np.int64).T.reshape(-1, 2)

@@ -14,6 +14,7 @@ from pinochle_sim import (
     EXPORT_FORMATS,
     Ruleset,
     RunSpec,
+    Seating,
     check_run,
     export_run,
     location,
@@ -71,6 +72,27 @@ INTERRUPTED = (
 )
 @threads_option
 @policy_options
+@click.option(
+    "--seat",
+    "seats",
+    multiple=True,
+    metavar="SEAT=POLICIES",
+    help="Give one seat policies of its own, put over the run's: --seat '1=play=counting' "
+    "(items as in compare, or a policy TOML file; repeatable).",
+)
+@click.option(
+    "--bidding-side",
+    metavar="POLICIES",
+    default=None,
+    help="Policies of the side that wins the auction, from the pass on (play=pimc): "
+    "put over the run's; bidding stays the run's, since no one knows the roles before it ends.",
+)
+@click.option(
+    "--defenders",
+    metavar="POLICIES",
+    default=None,
+    help="Policies of the side(s) that did not win the auction (play=greedy), as --bidding-side.",
+)
 @click.option(
     "--resume",
     is_flag=True,
@@ -131,6 +153,9 @@ def run_command(
     cluster: str | None,
     part_size: int | None,
     dd: bool,
+    seats: tuple[str, ...],
+    bidding_side: str | None,
+    defenders: str | None,
     **policy_names: str,
 ) -> None:
     """Simulate N seeded hands into a Parquet dataset (one row per hand).
@@ -154,15 +179,19 @@ def run_command(
       pinochle-sim run --hands 1e8 --cluster tcp://10.0.0.5:8786 --out /shared/runs/p0
       pinochle-sim run --hands 1e6 --cluster local:2
       pinochle-sim run --hands 2000 --dd --out results/runs/dd2000
+      pinochle-sim run --hands 2000 --bidding-side play=pimc --defenders play=greedy
+      pinochle-sim run --hands 1e5 --seat 0=play=counting --seat 2=play=counting
     """
     if (hands_text is None) == (games_text is None):
         raise click.UsageError("give either --hands N or --games N")
     games = games_text is not None
     n = parse_count(games_text if games else hands_text, "--games" if games else "--hands")
     out = lasting_out(out, "run")
+    policies = make_policies(policy_names, params)
+    seating = Seating.parse(policies, seats, bidding_side, defenders)
     spec = RunSpec(
-        n, seed, ruleset, make_policies(policy_names, params), games=games,
-        fixed=parse_fixes(fix), dealer=dealer, dd=dd, part_size=part_size or 0,
+        n, seed, ruleset, policies, games=games, fixed=parse_fixes(fix), dealer=dealer, dd=dd,
+        part_size=part_size or 0, seating=seating,
     )  # fmt: skip
     unit = "deals" if spec.dd else spec.unit  # a --dd run's pace is its solver's: deals solved
     with observed_work(cluster, threads, n, unit, quiet, INTERRUPTED) as (backend, seen):

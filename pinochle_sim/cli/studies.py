@@ -143,6 +143,16 @@ def report(
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder [default: results/compare/<A>-vs-<B>-seed<S>-<N>].")  # fmt: skip
 @click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@click.option("--by", "by", multiple=True, type=click.Choice(("bid", "trump-length")),
+              help="Also break A's gain down by winning bid or by the bidding side's trumps "
+              "(repeatable): by_bid.csv and its chart, and the lines printed.")  # fmt: skip
+@click.option(
+    "--min-n",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="The least deals in a --by bin (consecutive values are merged).",
+)
 @threads_option
 @cluster_option
 @user_errors
@@ -154,6 +164,8 @@ def compare_command(
     ruleset: Ruleset,
     out: str | None,
     overwrite: bool,
+    by: tuple[str, ...],
+    min_n: int,
     threads: int | None,
     cluster: str | None,
 ) -> None:
@@ -172,6 +184,7 @@ def compare_command(
       pinochle-sim compare bid.margin=20 bid.margin=-20 --hands 2e5 --seed 3
       pinochle-sim compare meld=random default --rules two-hand
       pinochle-sim compare play=counting default --hands 1e7 --cluster tcp://10.0.0.5:8786
+      pinochle-sim compare bid.margin=20 default --hands 1e5 --by bid --by trump-length
     """
     n = parse_count(hands_text)
     label = f"{a[0]}-vs-{b[0]}"
@@ -180,13 +193,20 @@ def compare_command(
     )
     pinochle_sim.check_output(target, overwrite, "pairs.parquet")
     pinochle_sim.check_match(ruleset, a[1], b[1], n, seed)
+    if by and not pinochle_sim.engine_inputs(ruleset).engine.has_auction:
+        raise click.ClickException(f"--by breaks down auctions: rules {ruleset.name!r} have none")
     with observed_work(cluster, threads, pinochle_sim.plays_per_deal(ruleset) * n) as (b_, seen):
         match = pinochle_sim.compare(ruleset, a, b, n, seed, threads=threads, backend=b_,
                                      observer=seen)  # fmt: skip
-    path = pinochle_sim.write_match(match, target, overwrite)
+    tables = {name: pinochle_sim.gain_by(match.pairs, name, min_n) for name in dict.fromkeys(by)}
+    path = pinochle_sim.write_match(match, target, overwrite, tables)
     for line in match.lines():
         click.echo(line)
-    click.echo(f"written: {path}/pairs.parquet, summary.csv, compare.png")
+    for table in tables.values():
+        for line in pinochle_sim.gain_lines(table, a[0], b[0]):
+            click.echo(line)
+    extra = "".join(f", by_{k.replace('-', '_')}.csv" for k in tables)
+    click.echo(f"written: {path}/pairs.parquet, summary.csv, compare.png{extra}")
 
 
 @click.command("sweep")

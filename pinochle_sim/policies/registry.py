@@ -497,6 +497,13 @@ def parse_policy_spec(spec: str) -> tuple[str, PolicySet]:
 
     Returns (label, policies); the label is the file's ``name``, else the spec itself.
     """
+    label, names, params = spec_items(spec)
+    return label, PolicySet.from_options(params, **names)
+
+
+def spec_items(spec: str) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """What a policy spec (:func:`parse_policy_spec`) names, nothing filled in: its label, the
+    policy of each kind it names and the parameters it sets."""
     text = spec.strip()
     if text.endswith(".toml") or Path(text).is_file():
         try:
@@ -519,10 +526,9 @@ def parse_policy_spec(spec: str) -> tuple[str, PolicySet]:
                 f"policy file {text!r}: unknown key {unknown[0]!r} (use {', '.join(KINDS)}, "
                 "name and [params])"
             )
-        names = {k: str(v) for k, v in doc.items()}
-        return label, _from_names(names, params)
+        return label, {k: str(v) for k, v in doc.items()}, params
     if text in ("", "default"):
-        return "default", DEFAULT_POLICIES
+        return "default", {}, {}
     names = {}
     params = {}
     for item in text.split(","):
@@ -539,11 +545,7 @@ def parse_policy_spec(spec: str) -> tuple[str, PolicySet]:
             names[key] = value
         else:
             raise ValueError(f"unknown policy kind {key!r} in {spec!r}: use {', '.join(KINDS)}")
-    return text, _from_names(names, params)
-
-
-def _from_names(names: dict[str, str], params: dict[str, Any]) -> PolicySet:
-    return PolicySet.from_options(params, **names)
+    return text, names, params
 
 
 def policies_markdown() -> str:

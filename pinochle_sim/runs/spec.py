@@ -27,6 +27,7 @@ import numpy as np
 from pinochle_sim.core.limits import MAX_RUN_HANDS
 from pinochle_sim.engines import EngineInputs
 from pinochle_sim.policies import PolicySet
+from pinochle_sim.policies.seating import Seating
 from pinochle_sim.rules import Ruleset, dumps_ruleset
 from pinochle_sim.runs.simulate.hands import (
     check_dealer,
@@ -57,7 +58,9 @@ class RunSpec:
     each game). ``fixed`` pins cards to seats (``{0: "AS AS 10S ..."}``: a full hand or some
     known cards). ``dd`` adds the double-dummy columns (:mod:`pinochle_sim.runs.simulate.dd`).
     ``part_size`` (None: :data:`DEFAULT_PART_SIZE`, :data:`DD_PART_SIZE` for ``dd``,
-    :data:`GAMES_PART_SIZE` at most for games) never changes a record."""
+    :data:`GAMES_PART_SIZE` at most for games) never changes a record. ``seating``
+    (:class:`~pinochle_sim.policies.seating.Seating`) gives named seats, or the bidding side
+    and the defenders, policy sets of their own; ``policies`` plays everywhere else."""
 
     hands: int
     seed: int = 0
@@ -70,6 +73,8 @@ class RunSpec:
     dd: bool = False
     part_size: int = 0
     """0 (or None) on creation: the default for the run's kind."""
+    seating: Seating | None = None
+    """None (or an empty seating) on creation: ``policies`` at every seat."""
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -82,6 +87,16 @@ class RunSpec:
         inputs = engine_inputs(self.rules, self.policies)
         set_(self, "rules", inputs.rules)
         set_(self, "policies", inputs.policies)
+        seating = self.seating or None
+        if seating is not None:
+            if not isinstance(seating, Seating):
+                raise ValueError(f"seating must be a Seating, got {seating!r}")
+            for other in seating.sets(inputs.policies)[1:]:
+                inputs.engine.check_policies(inputs.rules, other)
+            seating.check(inputs.rules, inputs.policies, inputs.engine.has_auction)
+            pp = seating.array(inputs.policies, inputs.rules.players, inputs.rules.partnerships)
+            inputs = dataclasses.replace(inputs, pp=pp)
+        set_(self, "seating", seating)
         check_range(self.seed, 0, self.hands)
         check_dealer(inputs, self.dealer)
         fixed = self.fixed
@@ -163,6 +178,7 @@ class RunSpec:
             }
             | ({"fixed": fixed} if fixed else {})
             | ({"dd": True} if self.dd else {})
+            | ({"seating": self.seating.resolved(self.kinds)} if self.seating else {})
         )
 
     def default_out(self) -> str:

@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import PercentFormatter
 
+from pinochle_sim.analysis.breakdown import BREAKDOWNS, bin_label
 from pinochle_sim.analysis.reports.style import (
     PALETTE,
     new_figure,
@@ -263,4 +264,37 @@ def sweep_chart(table: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         width=140,
     )
     note(fig, f"{meta.get('deals', 0):,} deals per value")
+    return fig
+
+
+@styled
+def breakdown_chart(table: pd.DataFrame, meta: dict[str, Any]) -> Figure:
+    """A's gain per deal in each bin of a breakdown (:func:`~pinochle_sim.analysis.breakdown.
+    gain_by`) with its 95% CI, the overall gain as a shaded band across, and each bin's deals
+    under its label."""
+    a, b = meta.get("a", {}).get("label", "A"), meta.get("b", {}).get("label", "B")
+    by = BREAKDOWNS[str(table["by"].iloc[0])]
+    bins = table[table["x_lo"].notna()].reset_index(drop=True)
+    overall = table[table["x_lo"].isna()].iloc[0]
+    fig, (ax,) = new_figure(
+        f"{a} minus {b}: gain per deal by {by.words.split(' (')[0]}", _subtitle(meta)
+    )
+    x = np.arange(len(bins))
+    ax.axhspan(overall["gain_lo"], overall["gain_hi"], color=PALETTE[0], alpha=0.15, lw=0)
+    ax.axhline(overall["gain_per_deal"], color=PALETTE[0], lw=2,
+               label=f"all deals: {overall['gain_per_deal']:+.2f} per deal (95% CI "
+               f"{overall['gain_lo']:+.2f} to {overall['gain_hi']:+.2f})")  # fmt: skip
+    ax.axhline(0, color="black", lw=1)
+    y, lo, hi = bins["gain_per_deal"], bins["gain_lo"], bins["gain_hi"]
+    ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt="o", color=NEUTRAL, capsize=5, markersize=8,
+                elinewidth=2, label="gain per deal in the bin (95% CI)")  # fmt: skip
+    ax.set_xticks(x, [f"{bin_label(r)}\n{int(r['deals']):,}" for _, r in bins.iterrows()])
+    ax.tick_params(axis="x", labelsize=11 if len(bins) > 12 else 13)
+    ax.set_xlabel(f"{by.words}; under each bin: its deals")
+    ax.set_ylabel(f"{a} minus {b}, points per deal")
+    ax.legend(loc="upper left")
+    plays, least = int(table.attrs.get("plays", 2)), int(table.attrs.get("min_n", 1))
+    fig.get_layout_engine().set(rect=(0, 0.06, 1, 0.915))  # room for the two-line note
+    note(fig, per_deal_definition(plays) + " Bins merge consecutive values until each holds "
+         f"at least {least:,} deals.", left=True, width=150)  # fmt: skip
     return fig

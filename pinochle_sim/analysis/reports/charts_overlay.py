@@ -33,6 +33,7 @@ from pinochle_sim.analysis.reports.style import (
     save,
     styled,
 )
+from pinochle_sim.runs.store.provenance import seating_text
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 STYLES = ("-", "--", "-.", ":")
@@ -80,7 +81,7 @@ def _traits(infos: Sequence[RunInfo]) -> list[dict[str, str]]:
     out = []
     for info, pol in zip(infos, _policy_traits(infos), strict=True):
         m = info.meta
-        roles = m.get("seating")
+        roles = seating_text(m)
         rules = f"rules {m.get('rules', '?')}"
         seed = f"seed {m.get('seed', '?')}"
         out.append({"rules": rules, **pol, "seating": str(roles or ""), "seed": seed})

@@ -37,6 +37,7 @@ from pinochle_sim.analysis.reports.questions import (
     _side_cols,
     _side_trumps,
 )
+from pinochle_sim.analysis.stats import choose_bins
 from pinochle_sim.rules import Ruleset
 
 XY = Callable[[Columns], tuple[np.ndarray, np.ndarray]]
@@ -223,28 +224,6 @@ class _Binned(Question):
         return t.rename(columns={"p" if self.proportion else "mean": "estimate"})
 
 
-def choose_bins(counts: pd.DataFrame, min_n: int) -> pd.DataFrame:
-    """Bins of consecutive x values (``x_lo``..``x_hi``), from the lowest up, each closed once
-    it holds ``min_n`` observations; the rest at the top joins the last bin (one bin when the
-    whole run holds fewer)."""
-    starts, ends = [], []
-    held = 0
-    for value, n in zip(counts["value"].tolist(), counts["n"].tolist(), strict=True):
-        if held == 0:
-            starts.append(value)
-        held += n
-        if held >= min_n:
-            ends.append(value)
-            held = 0
-    if held:  # an open bin at the top
-        if ends:
-            starts.pop()
-            ends[-1] = int(counts["value"].iloc[-1])
-        else:
-            ends.append(int(counts["value"].iloc[-1]))
-    return pd.DataFrame({"x_lo": starts, "x_hi": ends}, dtype=np.int64)
-
-
 @dataclass(frozen=True)
 class RunInfo:
     """What a chart says of one run beside its line."""
@@ -320,7 +299,8 @@ def overlay_table(
                 f"{where} holds {held:,} {unit} for {question}, fewer than one point's "
                 f"{min_n:,} (min_n, --min-n)"
             )
-        bins = choose_bins(counts, min_n)
+        edges = choose_bins(counts["value"].to_numpy(), counts["n"].to_numpy(), min_n)
+        bins = pd.DataFrame({"x_lo": edges[:, 0], "x_hi": edges[:, 1]})
         t = answer(data, [_Binned(cols, xy, q, bins, per_hand)])[0]
         frames.append(t.assign(run=i, label=label))
         path = "" if isinstance(data, pd.DataFrame) else str(data)

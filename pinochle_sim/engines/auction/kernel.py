@@ -72,6 +72,7 @@ from pinochle_sim.policies.dispatch import (
     reads_table,
     work_array,
 )
+from pinochle_sim.policies.registry import SEATS
 from pinochle_sim.policies.slots import PP_BID, PP_CONCEDE, PP_DISCARD
 from pinochle_sim.rules.arrays import (
     RA_BIDDER_WINS_TIES,
@@ -344,6 +345,8 @@ def _play_hand(
         trace[T_NTRICKS] = 0
     if fx[FX_STOP] != 0:  # the advisor asks only who wins the auction, and how high
         return
+    if pp.shape[0] > SEATS:  # policies by role: the bidder's block of rows from here on
+        pp = pp[SEATS * (bidder + 1) : SEATS * (bidder + 2)]
     discard_points = _improve_hands(
         bundle, hands, widow, bidder, trump, ra, ma, pp, seed, h, rs, out, row, lay, trace, tracing
     )

@@ -14,6 +14,7 @@ from typing import Any
 
 from pinochle_sim.core.version import __version__
 from pinochle_sim.policies import POLICY_KINDS, REGISTRY
+from pinochle_sim.policies.seating import difference, from_resolved
 from pinochle_sim.rules import PRESETS, RulesError, Ruleset, dumps_ruleset, loads_ruleset
 from pinochle_sim.runs.store.files import RunSettings
 from pinochle_sim.runs.store.location import UrlPath
@@ -45,6 +46,7 @@ def provenance(spec: RunSettings, start: int, count: int, created: str) -> dict[
         }
         | ({"fixed": spec.fixed_text} if spec.fixed_text else {})
         | ({"dd": True} if spec.dd else {})
+        | ({"seating": spec.seating.resolved(spec.kinds)} if spec.seating else {})
     )
 
 
@@ -64,6 +66,7 @@ def expected_meta(settings: dict[str, Any], start: int, count: int) -> dict[str,
         "hand_start": start,
         "hand_count": count,
         "dd": settings.get("dd"),
+        "seating": settings.get("seating"),
     }
     if players is not None:
         want["dealer"] = dealer_text(players, settings.get("dealer"))
@@ -94,6 +97,7 @@ def run_command(
     else:
         words.append("--rules YOUR-RULES.toml")
     words += policy_words(settings.get("policies") or {})
+    words += seating_words(settings.get("policies") or {}, settings.get("seating") or {})
     if settings.get("dealer") is not None:
         words.append(f"--dealer {settings['dealer']}")
     for seat, cards in (settings.get("fixed") or {}).items():
@@ -107,6 +111,45 @@ def run_command(
     if resume:
         words.append("--resume")
     return " ".join(words)
+
+
+def _seating_items(base: dict[str, Any], seating: dict[str, Any]) -> list[tuple[str, str]]:
+    """(who, items) for each named seat or role: ``("seat 1", "play=counting")``."""
+    run_set = from_resolved(base)
+    out = []
+    for seat, resolved in (seating.get("seats") or {}).items():
+        out.append((f"seat {seat}", difference(from_resolved(resolved), run_set) or "default"))
+    for role in ("bidding side", "defenders"):
+        if role in seating:
+            out.append((role, difference(from_resolved(seating[role]), run_set) or "default"))
+    return out
+
+
+def seating_words(base: dict[str, Any], seating: dict[str, Any]) -> list[str]:
+    """``--seat 1=play=counting`` or ``--bidding-side play=pimc --defenders ...``: what turns
+    the run's policies into each named seat's or role's."""
+    if not seating:
+        return []
+    try:
+        items = _seating_items(base, seating)
+    except (KeyError, ValueError):  # a policy this version does not know
+        return ["(and the run's seating: pinochle-sim info DIR --json)"]
+    return [
+        f"--seat {who.removeprefix('seat ')}={what}" if who.startswith("seat ")
+        else f"--{who.replace(' ', '-')} {what}"
+        for who, what in items
+    ]  # fmt: skip
+
+
+def seating_text(meta: dict[str, Any]) -> str:
+    """``bidding side: play=pimc; defenders: play=greedy`` (empty for one set everywhere)."""
+    if not meta.get("seating"):
+        return ""
+    try:
+        items = _seating_items(meta.get("policies") or {}, meta["seating"])
+    except (KeyError, ValueError):
+        return "policies by seat or role (pinochle-sim info DIR --json)"
+    return "; ".join(f"{who}: {what}" for who, what in items)
 
 
 def policy_words(resolved: dict[str, dict[str, Any]]) -> list[str]:
@@ -160,6 +203,8 @@ def provenance_lines(meta: dict[str, Any]) -> list[str]:
     for kind, spec in meta.get("policies", {}).items():
         ps = ", ".join(f"{k}={v}" for k, v in spec["params"].items())
         lines.append(f"policy {kind}: {spec['name']}" + (f" ({ps})" if ps else ""))
+    if meta.get("seating"):
+        lines.append(f"policies by seat or role: {seating_text(meta)}")
     if "ruleset_toml" in meta:
         lines.append("ruleset (TOML):")
         lines.append("  " + meta["ruleset_toml"].rstrip().replace("\n", "\n  "))
