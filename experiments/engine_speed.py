@@ -4,7 +4,7 @@
 
 Prints the time the first call took (compile or cache load) and the rates (wall time, and
 the calling thread's CPU time on one thread, steadier on a shared machine); used to measure each
-kernel change back to back (issue 13).
+kernel change back to back (docs/speed.md).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ symbols. ``--dump`` keeps the machine code of the functions whose names contain 
 words, and ``--hot WORD`` prints that code with the samples perf took on each instruction
 (``objdump`` and ``perf script`` must be installed). On a virtual machine without hardware
 counters, ``-e cpu-clock`` still samples; a sample lands near, not on, the slow instruction.
-Used for issue 13 (see the README's speed sections).
+Its figures are in docs/speed.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""How strong is ``pimc`` play, and what does it cost? (issue 17, item 2)
+"""How strong is ``pimc`` play, and what does it cost?
 
 Steps (each writes under results/strategy/pimc/, and ``readme`` rebuilds the README and the
 chart from what the others wrote):

@@ -18,7 +18,8 @@ auctions and passes are the same).
 Solving is slow (a partnership deal takes about 3 s on one thread of a loaded 2-core machine):
 ``python experiments/solver_studies.py`` makes every run to the end (hours);
 ``--available`` writes the studies from the parts already solved (a partial run: the READMEs
-say how many hands). Run alone; ``make experiments`` does not include it.
+say how many hands); ``--redraw`` only draws the charts again from the stored tables. Run
+alone; ``make experiments`` does not include it.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ from pinochle_sim.analysis.reports.style import save
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.runs.runner import run
 from pinochle_sim.runs.simulate.hands import play_hands
+from pinochle_sim.runs.spec import RunSpec
 from pinochle_sim.runs.store.files import MANIFEST, META_KEY
+from pinochle_sim.runs.store.provenance import provenance
 
 OUT = RESULTS / "solver"
 DD_RUNS = ((0, 2000),)
@@ -137,11 +140,39 @@ def partnership_studies(available: bool) -> None:
         out = OUT / name
         out.mkdir(parents=True, exist_ok=True)
         t.to_csv(out / f"{name}.csv", index=False, float_format="%.4f")
+        (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
         save(chart(t, meta), str(out / name))
         study = report.STUDIES[name]
         text = study.text(t, None)  # type: ignore[arg-type]
         (out / "README.md").write_text(readme(name, study.title, text, meta, n, planned))
         print(f"{name}: {out}", file=sys.stderr)
+
+
+def redraw() -> None:
+    """Draw the partnership studies' charts again from their CSVs and ``meta.json`` (a chart
+    change needs no solving); a study without ``meta.json`` (written by this script from now
+    on) gets the provenance of the ``--dd`` runs it was made from, rebuilt from their spec."""
+    charts = {"card_play_cost": charts_dd.card_play_cost, "go_set_dd": charts_dd.go_set_dd,
+              "makeable": charts_dd.makeable}  # fmt: skip
+    for name, chart in charts.items():
+        out = OUT / name
+        if not (out / f"{name}.csv").exists():
+            continue
+        t = pd.read_csv(out / f"{name}.csv", keep_default_na=False, na_values=[""])
+        if "policy" in t:
+            t["policy"] = t["policy"].replace("", None)
+        if (out / "meta.json").exists():
+            meta = json.loads((out / "meta.json").read_text())
+        else:
+            seed, hands = DD_RUNS[0]
+            spec = RunSpec(hands, seed=seed, dd=True, part_size=PART)
+            meta = provenance(spec, 0, hands, created="") | {
+                "hands_read": hands, "partial": False, "planned": hands,
+                "seed": ", ".join(str(s) for s, _ in DD_RUNS),
+            }  # fmt: skip
+            (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+        save(chart(t, meta), str(out / name))
+        print(f"{name}: redrawn in {out}", file=sys.stderr)
 
 
 def context() -> str:
@@ -208,7 +239,13 @@ def index() -> None:
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--available", action="store_true", help="use the parts solved so far")
+    ap.add_argument(
+        "--redraw", action="store_true", help="only draw the charts again from the stored tables"
+    )
     args = ap.parse_args()
+    if args.redraw:
+        redraw()
+        sys.exit(0)
     solver_play()
     partnership_studies(args.available)
     index()

@@ -1,4 +1,4 @@
-"""Reports and charts that never mislead (issue 12): partial runs are refused or marked, hand
+"""Reports and charts that never mislead: partial runs are refused or marked, hand
 counts come from the rows read, and the pass, partner, sweep and compare charts draw what they
 claim (axis limits, bins, one colour per quantity, legends clear of the data, per deal vs per
 hand). The same at the command line (``report`` on partial runs, ``compare`` per hand) is tested

@@ -1,4 +1,4 @@
-"""Reports that never mislead (issue 12), at the command line: ``report`` refuses a partial run
+"""Reports that never mislead, at the command line: ``report`` refuses a partial run
 with both remedies in one line, marks a partial report everywhere under ``--allow-partial`` and
 names that flag in its help; ``compare`` prints the difference per hand.
 

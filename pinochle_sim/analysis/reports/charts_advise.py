@@ -36,6 +36,19 @@ def _chart(advice: Any) -> Any:
         label = f"{t.trump} trump (meld in hand {t.meld_now})"
         ax.plot(bids, p, color=colour, lw=2.5, label=label)
         ax.fill_between(bids, lo, hi, color=colour, alpha=0.25, lw=0)
+    rec = advice.recommendation or {}
+    for t in advice.by_trump:
+        if rec.get("bid") is None or t.trump != rec.get("trump"):
+            continue
+        at = [b for b in t.bids if b.bid == rec["bid"]]
+        if at:  # the recommended bid: a ring on its trump's line, and its odds
+            p = at[0].p_make * 100
+            ax.plot([rec["bid"]], [p], "o", markersize=18, markerfacecolor="none",
+                    markeredgecolor="black", markeredgewidth=2.5, zorder=5,
+                    label=f"recommended: {t.trump} trump, bid up to {rec['bid']}")  # fmt: skip
+            ax.annotate(f"bid up to {rec['bid']} ({t.trump}): made {p:.0f}%", (rec["bid"], p),
+                        textcoords="offset points", xytext=(-16, -44), ha="right", fontsize=14,
+                        fontweight="bold")  # below and left: clear of the legend  # fmt: skip
     ax.axhline(advice.risk, color="#555555", ls="--", lw=1.2)
     ax.text(ax.get_xlim()[0], advice.risk + 1, f" risk line: made {advice.risk}% of the time",
             color="#555555", fontsize=13, va="bottom")  # fmt: skip

@@ -113,8 +113,8 @@ def match_chart(summary: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         handles.append(ax2.bar(xs, vals, width, color=PALETTE[j]))
         ax2.errorbar(xs, vals, yerr=[vals - lo_, hi_ - vals], fmt="none", ecolor="black",
                      capsize=5)  # fmt: skip
-        for xi, v in zip(xs, vals, strict=True):
-            ax2.annotate(f"{v:.1%}", (xi, v), textcoords="offset points", xytext=(0, 8),
+        for xi, v, top in zip(xs, vals, hi_, strict=True):  # above the error bar's cap
+            ax2.annotate(f"{v:.1%}", (xi, top), textcoords="offset points", xytext=(0, 5),
                          ha="center", fontsize=12)  # fmt: skip
         labels.append(_side_label(row))
     ax2.set_xticks(x, [name for _, name in metrics])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
@@ -74,6 +75,11 @@ def card_play_cost(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     return fig
 
 
+DODGE = 0.12
+"""How far apart the series of :func:`go_set_dd` are drawn, in steps between groups."""
+MARKERS = ("o", "s", "D", "^")
+
+
 @styled
 def go_set_dd(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     """P(set | bid) and P(set | points needed) for the bots and under perfect play."""
@@ -92,12 +98,26 @@ def go_set_dd(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         (axes[0], "bid", "winning bid"),
         (axes[1], "needed from tricks", "points needed from tricks (bid - bidding side's meld)"),
     ):
-        for p, df, color in lines:
+        shown = []
+        centres = np.unique(t.loc[t["by"] == by, "x"].dropna())
+        step = float(np.median(np.diff(centres))) if len(centres) > 1 else 1.0
+        for i, (p, df, color) in enumerate(lines):
             df = df[(df["by"] == by) & (df["n"] >= MIN_N_DD)].sort_values("order")
             name = "double dummy" if p == "double dummy" else f"bots{f' ({p})' if p else ''}"
-            _band(ax, df["x"], df, color, f"{name}: P(set), 95% Wilson", y="p")
-        ax.set_ylim(0, 1)
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+            # each series a little to the side, with error bars: overlapping bands would blend
+            x = df["x"] + (i - (len(lines) - 1) / 2) * DODGE * step
+            ax.errorbar(x, df["p"], yerr=[df["p"] - df["ci_lo"], df["ci_hi"] - df["p"]],
+                        fmt=MARKERS[i % len(MARKERS)] + "-", color=color, capsize=4,
+                        markersize=7, linewidth=2, elinewidth=1.6,
+                        label=f"{name}: P(set), 95% Wilson")  # fmt: skip
+            shown.append(df)
+        both = pd.concat(shown)
+        if by == "bid" and len(both):  # the rates, not 0-100%
+            lo, hi = float(both["ci_lo"].min()), float(both["ci_hi"].max())
+            ax.set_ylim(max(0.0, lo - 0.03), min(1.0, hi + 0.1 + 0.1 * (hi - lo)))
+        else:
+            ax.set_ylim(0, 1)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.set_xlabel(xlabel)
         ax.set_ylabel("probability of going set")
         _group_ticks(ax, dd, by)

@@ -87,6 +87,16 @@ MIN_TAIL = 20
 """A tail point is drawn only where at least this many observations reach it."""
 
 
+def _one_in(p: float, _pos: Any = None) -> str:
+    """A probability as a reader says it: ``every hand``, ``1 in 10``, ``1 in 1,000``."""
+    if p >= 1:
+        return "every hand"
+    if p <= 0:
+        return ""
+    n = 1 / p
+    return f"1 in {n:,.0f}" if n < 1e6 else f"1 in {n / 1e6:,.0f} million"
+
+
 def _fixed_trump_panel(ax: Any, df: pd.DataFrame) -> None:
     """The exact tail of a dealt hand in a fixed trump, cut where it leaves the simulated
     points' range (the legend says what lies beyond the cut), and the simulated points."""
@@ -98,10 +108,10 @@ def _fixed_trump_panel(ax: Any, df: pd.DataFrame) -> None:
     if len(after) and after["exact_p"].iloc[0] > 0:
         end = after.iloc[0]
         label += f"\ncut at {bottom:.0e}: P(meld ≥ {int(end['x'])}) = {end['exact_p']:.1e}"
-    ax.plot(exact["x"], exact["exact_p"], "-", color="#222222", linewidth=2, label=label)
-    ax.errorbar(sim["x"], sim["p"], yerr=[sim["p"] - sim["ci_lo"], sim["ci_hi"] - sim["p"]],
-                fmt="o", color=PALETTE[4], markersize=4, capsize=0, elinewidth=2,
-                label=f"simulated, 95% CI (mean {df['mean'].iloc[0]:.1f})")  # fmt: skip
+    ax.plot(exact["x"], exact["exact_p"], "-", color="#222222", linewidth=2, label=label, zorder=3)
+    ax.fill_between(sim["x"], sim["ci_lo"], sim["ci_hi"], color=PALETTE[4], alpha=0.3, lw=0)
+    ax.plot(sim["x"], sim["p"], "o", color=PALETTE[4], markersize=3.5,
+            label=f"simulated, 95% band (mean {df['mean'].iloc[0]:.1f})")  # fmt: skip
     ax.set_ylim(bottom=bottom)
     ax.set_title("dealt hand, trump fixed in advance")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), fontsize=13, frameon=False)
@@ -118,10 +128,12 @@ def meld_distribution(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     fig, axes = new_figure("How often is meld at least x?", subtitle_from(meta), ncols=len(panels))
     fixed = t[t["stage"] == FIXED_TRUMP]
     smallest = int(t.loc[t["stage"] != FIXED_TRUMP, "n"].min())
-    for ax, whos in zip(axes, panels, strict=True):
+    for i, (ax, whos) in enumerate(zip(axes, panels, strict=True)):
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(FuncFormatter(_one_in))
+        ax.yaxis.set_minor_formatter(FuncFormatter(lambda *_: ""))
         ax.set_xlabel("meld points x")
-        ax.set_ylabel("P(meld ≥ x)")
+        ax.set_ylabel("hands with meld ≥ x (log scale)" if i == 0 else "hands with meld ≥ x")
         if whos == ("fixed",):
             if len(fixed):
                 _fixed_trump_panel(ax, fixed)
@@ -131,7 +143,7 @@ def meld_distribution(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
             for stage, style in (("pre-pass", "--"), ("post-pass", "-")):
                 df = t[(t["who"] == who) & (t["stage"] == stage) & (t["k"] >= MIN_TAIL)]
                 ax.fill_between(
-                    df["x"], df["ci_lo"], df["ci_hi"], color=PALETTE[c], alpha=0.25, linewidth=0
+                    df["x"], df["ci_lo"], df["ci_hi"], color=PALETTE[c], alpha=0.2, linewidth=0
                 )
                 mean = df["mean"].iloc[0] if len(df) else float("nan")
                 ax.plot(df["x"], df["p"], style, color=PALETTE[c], linewidth=2.5,
@@ -141,7 +153,7 @@ def meld_distribution(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), fontsize=13, frameon=False)
     _count_note(
         axes[-1],
-        f"shaded / bars: 95% Wilson intervals; simulated curves end at the last x that "
+        f"shaded: 95% Wilson intervals; simulated curves end at the last x that "
         f"{MIN_TAIL} observations reach (at most {(MIN_TAIL - 1) / smallest:.3%} of hands beyond)",
     )
     return fig
@@ -291,7 +303,9 @@ def bid_vs_meld(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
 
 @styled
 def go_set(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
-    """P(going set) by winning bid and by the points the bidding side still needs from tricks."""
+    """P(going set) by winning bid (the y axis fitted to the rates, with the mean points the
+    side needs from tricks on a second axis: what the rate follows) and by the points needed
+    from tricks (0-100%)."""
     overall = t[t["by"] == "all"].iloc[0]
     fig, axes = new_figure(
         f"How often does the bidder go set? (overall {overall['p']:.1%}, "
@@ -306,13 +320,34 @@ def go_set(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         df = t[(t["by"] == by) & (t["n"] >= MIN_N)].sort_values("order")
         x = df["level"].astype(int) if by == "bid" else df["x"]
         _band(ax, x, df, PALETTE[3], "P(set), 95% Wilson interval", y="p")
-        ax.set_ylim(0, 1)
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.set_xlabel(xlabel)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("probability of going set")
-        ax.legend(loc="upper left")
-    _count_note(axes[1], f"{int(overall['n']):,} hands; groups with n < {MIN_N} left off")
+        if by == "needed from tricks":
+            ax.set_ylim(0, 1)
+            ax.legend(loc="upper left")
+            continue
+        lo, hi = float(df["ci_lo"].min()), float(df["ci_hi"].max())
+        pad = max(0.02, 0.1 * (hi - lo))
+        ax.set_ylim(max(0.0, lo - pad), min(1.0, hi + 3 * pad))  # the rates, not 0-100%
+        if "mean_needed" in df:
+            twin = ax.twinx()
+            twin.plot(x, df["mean_needed"], "--", color="#777777", linewidth=1.8,
+                      label="mean points needed from tricks (right axis)")  # fmt: skip
+            twin.set_ylabel("points needed from tricks (mean)", color="#555555")
+            twin.grid(False)
+            twin.spines["right"].set_visible(True)
+            handles = ax.get_legend_handles_labels()
+            more = twin.get_legend_handles_labels()
+            ax.legend(handles[0] + more[0], handles[1] + more[1], loc="upper left")
+        else:
+            ax.legend(loc="upper left")
+    _count_note(
+        axes[1],
+        f"{int(overall['n']):,} hands; groups with n < {MIN_N} left off. Dashed: the mean points "
+        "the side still needs from tricks at each bid (higher bids also bring stronger hands).",
+    )
     return fig
 
 
@@ -368,20 +403,27 @@ def auction_summary(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0].set_ylabel("share of hands (log scale)")
     pos = t[t["what"] == "bidder position"]
-    seats = range(len(pos))
-    axes[1].bar(seats, pos["p"], color=PALETTE[1])
-    axes[1].errorbar(
-        seats,
-        pos["p"],
-        yerr=[pos["p"] - pos["ci_lo"], pos["ci_hi"] - pos["p"]],
-        fmt="none",
-        ecolor="#333333",
-        capsize=4,
-    )
-    axes[1].set_xticks(seats, [s.replace(" (", "\n(") for s in pos["level"]])
-    axes[1].yaxis.set_major_formatter(PercentFormatter(1.0))
-    axes[1].set_ylabel("share of auctions won")
-    axes[1].set_xlabel("bidder's seat relative to the dealer")
+    seats = np.arange(len(pos))
+    even = 1 / len(pos)
+    ax = axes[1]
+    ax.axhline(even, color="#777777", linestyle="--", linewidth=1.5,
+               label=f"an even share: 1 in {len(pos)} ({even:.1%})")  # fmt: skip
+    ax.errorbar(seats, pos["p"], yerr=[pos["p"] - pos["ci_lo"], pos["ci_hi"] - pos["p"]],
+                fmt="o", color=PALETTE[1], ecolor="#333333", markersize=10, capsize=6,
+                elinewidth=2, label="share of auctions won (95% CI)")  # fmt: skip
+    for x, (_, r) in zip(seats, pos.iterrows(), strict=True):
+        ax.annotate(f"{r['p']:.2%}", (x, r["ci_hi"]), textcoords="offset points",
+                    xytext=(0, 8), ha="center", fontsize=12)  # fmt: skip
+    lo = min(float(pos["ci_lo"].min()), even)
+    hi = max(float(pos["ci_hi"].max()), even)
+    pad = max(0.005, 0.25 * (hi - lo))
+    ax.set_ylim(max(0.0, lo - pad), min(1.0, hi + 2 * pad))  # the differences, not 0-100%
+    ax.set_xlim(-0.5, len(pos) - 0.5)
+    ax.set_xticks(seats, [s.replace(" (", "\n(") for s in pos["level"]])
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=2))
+    ax.set_ylabel("share of auctions won (axis zoomed)")
+    ax.set_xlabel("bidder's seat relative to the dealer")
+    ax.legend(loc="upper left")
     _count_note(axes[1], f"{int(stuck['n']):,} hands; error bars: 95% Wilson intervals")
     return fig
 

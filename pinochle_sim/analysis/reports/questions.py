@@ -520,7 +520,8 @@ class GoSet(Question):
     20 partnership points) and by the bidding partnership's trump count; plus the concede rate.
 
     ``by`` names the breakdown; ``p`` is P(set) (conceded hands count as set), ``concede_p`` the
-    concede rate in the same group.
+    concede rate in the same group, ``mean_needed`` the mean points the bidding side needs
+    from tricks there (bid minus its meld after the pass: what P(set) follows).
     """
 
     def __init__(self, rules: Ruleset) -> None:
@@ -531,6 +532,7 @@ class GoSet(Question):
         self.edges = _scaled(NEEDED_EDGES, rules)
         self.sets = {by: PropsTable() for by in ("bid", "needed from tricks", "team trumps", "all")}
         self.concedes = {by: Counts() for by in self.sets}
+        self.needed = {by: MeansTable() for by in self.sets}
 
     def add(self, d: Columns, again: bool = False) -> None:
         bidder = d["bidder"].astype(np.int64)
@@ -539,15 +541,17 @@ class GoSet(Question):
         meld = _bidding_side(d, "team_meld", self.players, self.partners).astype(np.int64)
         bid = d["bid"].astype(np.int64)
         team_len = _side_trumps(d, bidder, self.players, self.partners)
+        needed = bid - meld
         keys = {
             "bid": bid,
-            "needed from tricks": _bucket(bid - meld, self.edges),
+            "needed from tricks": _bucket(needed, self.edges),
             "team trumps": np.minimum(team_len, 12),
             "all": np.zeros(len(d), dtype=np.int64),
         }
         for by, k in keys.items():
             self.sets[by].add(k, set_)
             self.concedes[by].add(k[conc])
+            self.needed[by].add(k, needed)
 
     def table(self) -> pd.DataFrame:
         edges = self.edges
@@ -568,8 +572,11 @@ class GoSet(Question):
             t["concede_p"] = self.concedes[by].of(t["_k"].to_numpy()).astype(float) / t["n"]
             if by == "needed from tricks":  # bucket centre, for plotting on a numeric axis
                 t["x"] = edges[t["_k"]] + (edges[1] - edges[0]) / 2
+            needed = self.needed[by].stats(max(self.needed[by].groups, int(t["_k"].max()) + 1))
+            t["mean_needed"] = needed["mean"][t["_k"].to_numpy()]
             rows.append(t.drop(columns="_k"))
-        return pd.concat(rows, ignore_index=True)
+        out = pd.concat(rows, ignore_index=True)
+        return out[[c for c in out.columns if c != "mean_needed"] + ["mean_needed"]]
 
 
 class BiddingSideTricks(Question):

@@ -138,11 +138,24 @@ def _text_go_set(t: pd.DataFrame, r: Ruleset) -> str:
         if len(bucket)
         else ""
     )
+    bids = t[(t["by"] == "bid") & (t["n"] >= charts_report.MIN_N)]
+    bids = bids[bids["ci_hi"] - bids["ci_lo"] <= 0.05]  # rates known to +-2.5 points
+    worst = ""
+    if len(bids) and "mean_needed" in bids:
+        w = bids.loc[bids["p"].idxmax()]
+        mean_all = float(a["mean_needed"]) if "mean_needed" in a else float("nan")
+        worst = (
+            " Among bids whose rate is known to within 2.5 points the set rate peaks at "
+            f"{w['level']} ({_pct(w)}): there the bidding side needs {w['mean_needed']:.0f} "
+            f"points from tricks on average (the dashed line), against {mean_all:.0f} over all "
+            "bids. Higher bids need more from tricks but come with stronger hands, so the "
+            "rate by bid is not simply that need."
+        )
     return (
-        "Left: the chance of going set (conceded hands count as set) for each winning bid; "
-        "right: the same against the points the bidding side still needs from tricks after "
-        f"meld, which is what really decides it. Overall the bidder went set in {_pct(a)} of "
-        f"hands and conceded in {a['concede_p']:.1%}.{tip}"
+        "Left: the chance of going set (conceded hands count as set) for each winning bid, the "
+        "axis fitted to the rates; right: the same against the points the bidding side still "
+        "needs from tricks after meld, which is what really decides it. Overall the bidder "
+        f"went set in {_pct(a)} of hands and conceded in {a['concede_p']:.1%}.{tip}{worst}"
     )
 
 

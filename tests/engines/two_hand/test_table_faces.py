@@ -1,5 +1,5 @@
 """The per-seat table masks (``CS_FACES``: faces on the table, twice, having served each class)
-that let two-hand judge most melds from the packed hand alone (issue 13), checked against the
+that let two-hand judge most melds from the packed hand alone, checked against the
 per-card state they summarise.
 
 Random table states are built by laying, playing, showing and exchanging cards through the
