@@ -54,6 +54,8 @@ class RunEstimate:
     timed_on: str | None = None
     """How the time was found (``timed on 16 of its hands``), where a timed sample of the
     run's own policies set it rather than the rate table."""
+    cut: int | None = None
+    """The hands (games) of a part, where slow work was cut into parts of about a minute."""
 
     def about(self) -> str:
         """``about``, or ``more than`` where the time is a lower bound (an unfinished sample)."""
@@ -74,6 +76,8 @@ class RunEstimate:
             f"estimated {size_text(self.bytes)} on disk and {self.about()} "
             f"{duration_text(self.seconds)} on {k}{self.basis()}{free}"
         )
+        if self.cut is not None:
+            text += f"; written in parts of {self.cut:,}, about a minute of work each"
         if self.dd_seconds is not None:
             text += (
                 f"\nsolving {self.units:,} deals double dummy: about "

@@ -37,7 +37,12 @@ from pinochle_sim.runs.simulate.games import play_games_array
 from pinochle_sim.runs.simulate.hands import play_hands_array
 from pinochle_sim.runs.simulate.pool import interruptible, threads
 from pinochle_sim.runs.spec import RunSpec, spec_of
-from pinochle_sim.runs.store.files import META_KEY, RunFolderError, write_part_file
+from pinochle_sim.runs.store.files import (
+    META_KEY,
+    RunFolderError,
+    read_manifest,
+    write_part_file,
+)
 from pinochle_sim.runs.store.folder import RunFolder
 from pinochle_sim.runs.store.location import StorageError, UrlPath, location
 from pinochle_sim.runs.store.provenance import provenance
@@ -80,6 +85,8 @@ def run(
     elif threads is not None:
         raise ValueError("threads are this process's: a backend's workers use their own")
     path = local_path(out or spec.default_out())
+    if resume and not spec.part_size_given:  # a run cut by time keeps its parts
+        spec = _listed_size(spec, path)
     folder = RunFolder(path, spec, resume=resume, overwrite=overwrite)  # reads only
     inputs = spec.inputs
     plan = estimate(inputs, spec.hands - folder.listed_done(), spec.games, path,
@@ -103,6 +110,11 @@ def run(
         compile_s += backend.warm(specs, DD, observer)
     if plan.units and backend.in_process:
         plan = timed(plan, spec, folder.todo()[0])
+        size = part_size_for(plan, spec)
+        if size != spec.part_size and not (resume and folder.exists):
+            spec = spec.with_part_size(size)
+            folder = RunFolder(path, spec, resume=resume, overwrite=overwrite)
+            plan = dataclasses.replace(plan, cut=size)
     observer.plan(plan)
     if plan.seconds > LONG_RUN_S and not force:
         question = (
@@ -118,6 +130,35 @@ def run(
     t0 = time.perf_counter()
     computed = _write_parts(backend, folder, observer)
     return summarise(path, folder, computed, time.perf_counter() - t0, compile_s)
+
+
+PART_TARGET_S = 60.0
+"""About how long one part of a run of slow players takes (its parts are cut to it, so that an
+interruption loses about a minute and progress moves at least that often)."""
+MIN_PART = 16
+"""The fewest hands (games) a part cut by time holds."""
+
+
+def part_size_for(plan: RunEstimate, spec: RunSpec) -> int:
+    """The part size of ``spec``, or, where it was not asked for and a part would take longer
+    than :data:`PART_TARGET_S` at the timed pace, the largest power of two at or above
+    :data:`MIN_PART` that does not (records do not depend on the part size)."""
+    if spec.part_size_given or plan.units <= 0 or plan.seconds <= 0:
+        return spec.part_size
+    per_unit = plan.seconds / plan.units
+    if per_unit * spec.part_size <= PART_TARGET_S:
+        return spec.part_size
+    fits = max(1, int(PART_TARGET_S / per_unit))
+    return max(MIN_PART, 1 << (fits.bit_length() - 1))
+
+
+def _listed_size(spec: RunSpec, path: str) -> RunSpec:
+    """``spec`` with the part size of the run folder it resumes (one cut by time)."""
+    try:
+        size = read_manifest(location(path))["settings"]["part_size"]
+    except (RunFolderError, StorageError, OSError, KeyError, TypeError, ValueError):
+        return spec  # no manifest to follow: the checks on open say what is wrong
+    return spec.with_part_size(int(size)) if isinstance(size, int) and size > 0 else spec
 
 
 SAMPLE_S = 1.0

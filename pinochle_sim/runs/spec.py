@@ -72,7 +72,8 @@ class RunSpec:
     dealer: int | None = None
     dd: bool = False
     part_size: int = 0
-    """0 (or None) on creation: the default for the run's kind."""
+    """0 (or None) on creation: the default for the run's kind, which a run of slow players
+    cuts finer (about a minute of work a part)."""
     seating: Seating | None = None
     """None (or an empty seating) on creation: ``policies`` at every seat."""
 
@@ -109,6 +110,7 @@ class RunSpec:
             raise ValueError("a games run deals every card freely: fixed cards are for hand runs")
         if self.dd and self.games:
             raise ValueError("--dd solves single hands: it cannot be combined with a games run")
+        self.__dict__["_size_given"] = bool(self.part_size)
         size = self.part_size or (DD_PART_SIZE if self.dd else DEFAULT_PART_SIZE)
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
             raise ValueError("part_size must be positive")
@@ -123,6 +125,19 @@ class RunSpec:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self.__post_init__()
+
+    @property
+    def part_size_given(self) -> bool:
+        """Whether the part size was asked for (else it is the default for the run's kind, and
+        a run may cut slow work finer: :func:`pinochle_sim.runs.runner.run`)."""
+        return self.__dict__.get("_size_given", True)
+
+    def with_part_size(self, size: int) -> RunSpec:
+        """The same run cut into parts of ``size`` (its records do not change), the size
+        counting as not asked for."""
+        out = dataclasses.replace(self, part_size=size)
+        out.__dict__["_size_given"] = self.part_size_given
+        return out
 
     @property
     def inputs(self) -> EngineInputs:
