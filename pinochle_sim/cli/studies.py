@@ -16,7 +16,6 @@ import click
 
 import pinochle_sim
 from pinochle_sim import (
-    MIN_REPORT_HANDS,
     PolicySet,
     Ruleset,
     beside,
@@ -66,9 +65,9 @@ from pinochle_sim.cli.options import (
 @click.option(
     "--allow-partial",
     is_flag=True,
-    help="Report on a partial run (interrupted, or a part missing) of at least "
-    f"{MIN_REPORT_HANDS:,} hands, the least any report needs: every title then says "
-    "'partial run' and the hands actually read.",
+    help="Report on a partial run (interrupted, or a part missing): every title then says "
+    "'partial run' and the hands actually read; studies it has too few hands for are left "
+    "out, and named.",
 )
 @click.option(
     "--strict",
@@ -99,6 +98,10 @@ def report(
     Estimates with an exact value (the dealt hands' meld) are printed beside it with a
     z-score (self_check.csv, end of report.md); a |z| above 4.5 fails the self-check: a
     warning on top of report.md and here, and exit status 1 with --strict.
+
+    Each study needs a least number of hands: 1,000 (meld_by_trump_length and auction_summary
+    250, pass_value and widow_value 500, the --dd studies 100); a run, or a partial run with
+    --allow-partial, that has fewer leaves those out and names them.
 
     Studies (those that apply to the run's rules): meld_by_trump_length, meld_distribution,
     partner_meld, pass_value, bid_vs_meld, go_set, bidding_side_tricks, auction_summary;

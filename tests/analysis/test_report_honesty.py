@@ -360,3 +360,39 @@ def test_compare_chart_without_equal_auctions_and_three_plays():
     assert "Both won the auction" not in notes
     ticks = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert "per deal\n(sum of 3 plays)" in ticks
+
+
+def test_a_small_run_leaves_out_the_studies_it_cannot_hold_and_names_them(tmp_path):
+    """300 hands: enough for meld_by_trump_length and auction_summary (250), not for the
+    studies that need 500 or 1,000; report.md and the progress name what was left out."""
+    from pinochle_sim.analysis.reports.report import STUDIES
+    from pinochle_sim.runs.runner import run as run_hands
+
+    run_hands(300, seed=1, out=str(tmp_path / "r"))
+    heard: list[str] = []
+    md = write_report(tmp_path / "r", tmp_path / "rep", ("png",), progress=heard.append)
+    text = md.read_text()
+    assert "## Expected meld by trump length" in text and "## The auction" in text
+    assert "## Go-set probability" not in text
+    assert "Left out, too few hands for them" in text and "go_set (needs 1,000 hands)" in text
+    assert any(h.startswith("left out (too few hands): ") for h in heard)
+    assert not (tmp_path / "rep" / "go_set.csv").exists()
+    with pytest.raises(ValueError, match="'go_set' needs at least 1,000 hands; the run has 300"):
+        write_report(tmp_path / "r", tmp_path / "rep2", ("png",), only=["go_set"])
+    assert {n: s.min_hands for n, s in STUDIES.items() if s.min_hands != 1000} == {
+        "meld_by_trump_length": 250,
+        "auction_summary": 250,
+        "pass_value": 500,
+        "widow_value": 500,
+        "card_play_cost": 100,
+        "go_set_dd": 100,
+        "makeable": 100,
+    }  # fmt: skip  (what `report --help` says)
+
+
+def test_a_run_too_small_for_every_study_is_refused(tmp_path):
+    from pinochle_sim.runs.runner import run as run_hands
+
+    run_hands(100, seed=1, out=str(tmp_path / "r"))
+    with pytest.raises(ValueError, match="the run has 100 hands; the smallest of its studies"):
+        write_report(tmp_path / "r", tmp_path / "rep", ("png",))

@@ -369,6 +369,11 @@ def _text_makeable(t: pd.DataFrame, r: Ruleset) -> str:
     )
 
 
+DD_MIN_HANDS = 100
+"""The fewest hands of a ``--dd`` study: double-dummy runs are small (minutes a hundred hands),
+and their charts draw groups of 20."""
+
+
 @dataclass(frozen=True)
 class Study:
     title: str
@@ -384,6 +389,9 @@ class Study:
     """Columns the run must have beyond those of every run (e.g. ``game``: a games run)."""
     checks: Callable[[pd.DataFrame], pd.DataFrame] | None = None
     """The table's estimates that have exact values, beside them (:mod:`.selfcheck`)."""
+    min_hands: int = MIN_REPORT_HANDS
+    """The fewest hands (rows) the study is written for: with fewer, its chart's groups are
+    mostly empty, and a report leaves it out and says so."""
 
     def fits(self, rules: Ruleset, names: list[str]) -> bool:
         """Whether the study applies to a run with these rules and column names."""
@@ -398,6 +406,7 @@ STUDIES: dict[str, Study] = {
         charts_report.meld_by_trump_length,
         _text_meld_by_length,
         checks=selfcheck.meld_by_trump_length,
+        min_hands=250,
     ),
     "meld_distribution": Study(
         "How much meld: tail probabilities",
@@ -423,6 +432,7 @@ STUDIES: dict[str, Study] = {
         charts_report.pass_value,
         _text_pass,
         lambda r: r.partnerships and r.pass_cards > 0,
+        min_hands=500,
     ),
     "bid_vs_meld": Study(
         "Winning bid against meld",
@@ -455,6 +465,7 @@ STUDIES: dict[str, Study] = {
         charts_report.auction_summary,
         _text_auction,
         requires=questions.AUCTION_COLUMNS,
+        min_hands=250,
     ),
     "widow_value": Study(
         "The value of the widow",
@@ -463,6 +474,7 @@ STUDIES: dict[str, Study] = {
         charts_report.widow_value,
         _text_widow,
         lambda r: r.widow > 0,
+        min_hands=500,
     ),
     "meld_laid": Study(
         "Meld scored by hand",
@@ -495,6 +507,7 @@ STUDIES: dict[str, Study] = {
         charts_dd.card_play_cost,
         _text_card_play_cost,
         requires=dd_studies.DD_COLUMNS,
+        min_hands=DD_MIN_HANDS,
     ),
     "go_set_dd": Study(
         "Going set under perfect play (double dummy)",
@@ -503,6 +516,7 @@ STUDIES: dict[str, Study] = {
         charts_dd.go_set_dd,
         _text_go_set_dd,
         requires=dd_studies.DD_COLUMNS,
+        min_hands=DD_MIN_HANDS,
     ),
     "makeable": Study(
         "How often the bots' bids are makeable (double dummy)",
@@ -511,6 +525,7 @@ STUDIES: dict[str, Study] = {
         charts_dd.makeable,
         _text_makeable,
         requires=dd_studies.DD_COLUMNS,
+        min_hands=DD_MIN_HANDS,
     ),
     "win_probability": Study(
         "Who wins from here: game win probability by score situation",
@@ -572,10 +587,9 @@ def write_report(
     ext = extent(data)
     if ext.partial and not allow_partial:
         raise ValueError(_partial_refusal(data, ext))
-    if ext.rows < MIN_REPORT_HANDS:
-        raise ValueError(
-            f"the run has {ext.rows:,} hands; a report needs at least {MIN_REPORT_HANDS:,}"
-        )
+    names, left_out = _enough_hands(names, ext.rows, explicit=bool(only))
+    if progress and left_out:
+        progress(f"left out (too few hands): {left_out}")
     meta = ext.chart_meta(provenance_of(data))
     page = "png" if "png" in formats or "svg" not in formats else "svg"
     written = tuple(dict.fromkeys((*formats, page)))  # pdf alone: a PNG for the page too
@@ -612,11 +626,31 @@ def write_report(
         sections.append(selfcheck.section(check))
     md = out / "report.md"
     tmp = out / f".report.md.tmp-{os.getpid()}"
-    tmp.write_text(_header(meta, ext) + top + "\n".join(sections), encoding="utf-8")
+    omitted = f"*Left out, too few hands for them*: {left_out}.\n\n" if left_out else ""
+    tmp.write_text(_header(meta, ext) + omitted + top + "\n".join(sections), encoding="utf-8")
     os.replace(tmp, md)
     if strict and len(check) and len(selfcheck.failures(check)):
         raise selfcheck.SelfCheckError(selfcheck.error_message(check, md), md)
     return md
+
+
+def _enough_hands(names: list[str], rows: int, explicit: bool) -> tuple[list[str], str]:
+    """The studies a run of ``rows`` hands holds enough for, and the others as text
+    (``meld_distribution (needs 1,000 hands)``); a study asked for by name that it cannot hold,
+    or a run too small for any, is a one-line error."""
+    short = [n for n in names if rows < STUDIES[n].min_hands]
+    if short and explicit:
+        n = short[0]
+        raise ValueError(
+            f"study {n!r} needs at least {STUDIES[n].min_hands:,} hands; the run has {rows:,}"
+        )
+    kept = [n for n in names if n not in short]
+    if not kept:
+        least = min(STUDIES[n].min_hands for n in names)
+        raise ValueError(
+            f"the run has {rows:,} hands; the smallest of its studies needs {least:,}"
+        )
+    return kept, ", ".join(f"{n} (needs {STUDIES[n].min_hands:,} hands)" for n in short)
 
 
 def _workers(threads: int | None) -> int:
