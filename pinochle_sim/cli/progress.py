@@ -52,8 +52,12 @@ class Progress(Observer):
         self.closed = threading.Event()
         self.beat: threading.Thread | None = None
         self.heartbeat = heartbeat and not quiet and total > 0
+        self.planned_s: float | None = None
+        """The estimate's seconds for the work left: the ETA until the first units finish."""
 
     def plan(self, estimate: RunEstimate) -> None:
+        if estimate.units:
+            self.planned_s = estimate.seconds
         if not self.quiet and estimate.units:
             click.echo(estimate.text(), err=True)
 
@@ -124,10 +128,16 @@ class Progress(Observer):
         new = self.done - self.first
         rate = new / elapsed if elapsed > 0 and new else 0.0
         left = self.total - self.done
-        eta = f"ETA {_duration(left / rate)}" if rate else f"ETA    -  ({elapsed:.0f} s so far)"
+        if rate:
+            eta = f"ETA {_duration(left / rate)}"
+        elif self.planned_s is not None:  # nothing finished yet: the estimate's figure
+            eta = f"ETA {_duration(max(self.planned_s - elapsed, 0.0))} (estimated, "
+            eta += f"{elapsed:.0f} s so far)"
+        else:
+            eta = f"ETA    -  ({elapsed:.0f} s so far)"
         extra = self.detail() if self.detail else ""
         eta += f"  {extra}" if extra else ""
-        return f"{_rate(rate)} {self.unit}/s", eta
+        return (f"{_rate(rate)} {self.unit}/s" if rate else f"   - {self.unit}/s"), eta
 
     def _print(self, now: float) -> None:
         rate, eta = self._state(now)

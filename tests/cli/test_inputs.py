@@ -389,11 +389,27 @@ def test_slow_work_gets_a_line_at_least_every_ten_seconds(monkeypatch, capsys):
     bar.tick()
     bar.close()
     assert capsys.readouterr().err.splitlines() == [
-        "  0% 0/300 deals  0 deals/s  ETA    -  (10 s so far)",
+        "  0% 0/300 deals     - deals/s  ETA    -  (10 s so far)",
         "  2% 5/300 deals  0.19 deals/s  ETA   26 min",
         "  2% 5/300 deals  0.14 deals/s  ETA   36 min",
     ]
     assert progress_module._duration(3 * 3600 + 1800) == " 3.5 h"
+
+
+def test_before_the_first_units_finish_the_eta_is_the_estimate(monkeypatch, capsys):
+    """A part of slow work takes a minute: until it lands the lines count the estimate down."""
+    from pinochle_sim.runs.estimate import RunEstimate
+
+    clock = Clock()
+    monkeypatch.setattr(progress_module.time, "perf_counter", clock)
+    bar = Progress(3000, tty=False, heartbeat=False)
+    bar.plan(RunEstimate(3000, 3000, 0, 150.0, None, 2))
+    bar.update(0)
+    clock.now = 10.5
+    bar.tick()
+    bar.close()
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[-1] == "  0% 0/3,000 hands     - hands/s  ETA    2 min (estimated, 10 s so far)"
     assert progress_module._duration(42) == "  42 s"
 
 

@@ -67,10 +67,11 @@ def _policy_traits(infos: Sequence[RunInfo]) -> list[dict[str, str]]:
     out: list[dict[str, str]] = [{} for _ in infos]
     for kind in kinds:
         given = [p.get(kind) or {"name": "?", "params": {}} for p in pols]
-        keys = {k for g in given for k in g.get("params", {})}
-        differ = sorted(k for k in keys if len({repr(g["params"].get(k)) for g in given}) > 1)
         for o, g in zip(out, given, strict=True):
-            shown = [f"{k}={g['params'][k]}" for k in differ if k in g["params"]]
+            same = [h for h in given if h["name"] == g["name"]]  # parameters mean one policy's
+            keys = sorted(g.get("params", {}))
+            differ = [k for k in keys if len({repr(h["params"].get(k)) for h in same}) > 1]
+            shown = [f"{k}={g['params'][k]}" for k in differ]
             text = policies_text({kind: g})
             o[f"policy {kind}"] = text + (f" ({', '.join(shown)})" if shown else "")
     return out
