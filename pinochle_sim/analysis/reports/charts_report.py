@@ -10,7 +10,7 @@ import pandas as pd
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator, NullLocator, PercentFormatter
 
 from pinochle_sim.analysis.reports.questions import FIXED_TRUMP
 from pinochle_sim.analysis.reports.questions_two_hand import MARGIN_SIDES
@@ -131,7 +131,7 @@ def meld_distribution(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     for i, (ax, whos) in enumerate(zip(axes, panels, strict=True)):
         ax.set_yscale("log")
         ax.yaxis.set_major_formatter(FuncFormatter(_one_in))
-        ax.yaxis.set_minor_formatter(FuncFormatter(lambda *_: ""))
+        ax.yaxis.set_minor_locator(NullLocator())  # the decades only: reads cleaner, draws faster
         ax.set_xlabel("meld points x")
         ax.set_ylabel("hands with meld ≥ x (log scale)" if i == 0 else "hands with meld ≥ x")
         if whos == ("fixed",):
@@ -398,6 +398,7 @@ def auction_summary(t: pd.DataFrame, meta: dict[str, Any]) -> Figure:
         capsize=2,
     )
     axes[0].set_yscale("log")
+    axes[0].yaxis.set_minor_locator(NullLocator())
     axes[0].yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.2%}".rstrip("0")))
     axes[0].set_xlabel("winning bid")
     axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
