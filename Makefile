@@ -10,10 +10,10 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,agents]'
 	touch $(STAMP)
 
-install: $(STAMP)  ## create .venv and install the package with dev tools and the Dask extra
+install: $(STAMP)  ## create .venv and install the package with dev tools, Dask and the agent frameworks
 
 demo: $(STAMP)  ## install, simulate 1e6 hands, write the report
 	$(BIN)/pinochle-sim run --hands 1e6 --seed 0 --out results/runs/demo --overwrite

@@ -14,11 +14,25 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pinochle_sim"
-LAYERS = ("core", "rules", "solver", "policies", "engines", "runs", "analysis", "bench", "cli")
+LAYERS = (
+    "core",
+    "rules",
+    "solver",
+    "policies",
+    "engines",
+    "runs",
+    "analysis",
+    "agents",
+    "bench",
+    "cli",
+)
 """Lowest first: a module may import its own layer and those before it."""
-FACADES = {"charts"}
+FACADES = {"charts", "openspiel", "pettingzoo"}
 """Modules beside the package top that, like it, gather public names of the layers for a
-notebook (``pinochle_sim.charts``: the analysis layer's charts and their house style)."""
+notebook (``pinochle_sim.charts``: the analysis layer's charts and their house style) or adapt
+them to another framework (``pinochle_sim.openspiel`` and ``pinochle_sim.pettingzoo``: the
+agents layer's table, with the ``[agents]`` extra)."""
+AGENT_FRAMEWORKS = ("pyspiel", "open_spiel", "pettingzoo", "gymnasium")
 SHARED_ENGINE_MODULES = {"base", "trickplay", "game_end"}
 """Modules of ``engines/`` every engine may use; the other folders are engines."""
 
@@ -90,6 +104,24 @@ def test_the_optional_dependency_module_is_never_loaded_with_the_package() -> No
     import pinochle_sim
 
     assert pinochle_sim._API["connect_cluster"] == OPTIONAL_DEPENDENCY_MODULE
+
+
+def test_the_agent_frameworks_load_only_with_their_adapters() -> None:
+    """Only the framework adapters import OpenSpiel, PettingZoo or Gymnasium: the package and
+    every command work without the ``[agents]`` extra."""
+    users = []
+    for m, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            )  # fmt: skip
+            if any(n.split(".")[0] in AGENT_FRAMEWORKS for n in names):
+                users.append(m)
+    assert sorted(set(users)) == ["pinochle_sim.openspiel", "pinochle_sim.pettingzoo"]
+    importers = [m for m, edges in GRAPH.items() for t, _ in edges
+                 if t in ("pinochle_sim.openspiel", "pinochle_sim.pettingzoo")]  # fmt: skip
+    assert not importers, importers
 
 
 def test_the_layers_are_the_folders() -> None:

@@ -647,9 +647,7 @@ def _enough_hands(names: list[str], rows: int, explicit: bool) -> tuple[list[str
     kept = [n for n in names if n not in short]
     if not kept:
         least = min(STUDIES[n].min_hands for n in names)
-        raise ValueError(
-            f"the run has {rows:,} hands; the smallest of its studies needs {least:,}"
-        )
+        raise ValueError(f"the run has {rows:,} hands; the smallest of its studies needs {least:,}")
     return kept, ", ".join(f"{n} (needs {STUDIES[n].min_hands:,} hands)" for n in short)
 
 

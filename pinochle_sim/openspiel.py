@@ -1,0 +1,172 @@
+"""Pinochle as an OpenSpiel game: ``python_pinochle``, registered when this module is imported.
+
+>>> import pyspiel                                                          # doctest: +SKIP
+>>> import pinochle_sim.openspiel                                           # doctest: +SKIP
+>>> game = pyspiel.load_game("python_pinochle", {"rules": "three-hand"})    # doctest: +SKIP
+
+One hand of an auction preset (``partnership``, ``partnership-classic``, ``joedog``,
+``three-hand``, or a TOML ruleset with an auction), from the deal (chance nodes, one card
+each, exact for a deck of two copies of each face) to the score; the rules, legality, meld and
+scoring are the engine's (:mod:`pinochle_sim.agents.stepwise`). Game parameters: ``rules`` (a
+preset name or a TOML file; default ``partnership``) and ``dealer`` (the dealing seat; default
+0). Returns are each seat's side's score for the hand, in the points the engine's records
+use. Information states and observations are a seat's whole knowledge of the hand, perfect
+recall (:mod:`pinochle_sim.agents.views`). Needs the ``[agents]`` extra (``open-spiel``).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from pinochle_sim.agents.stepwise import (
+    CHANCE,
+    MAX_BID_STEPS,
+    MAX_CALLS,
+    NUM_ACTIONS,
+    TERMINAL,
+    Table,
+    action_name,
+    table_rules,
+)
+from pinochle_sim.agents.views import info_string, info_tensor, tensor_size
+
+GAME_NAME = "python_pinochle"
+DEFAULT_PARAMS: dict[str, Any] = {"rules": "partnership", "dealer": 0}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Pinochle (pinochle-sim, auction presets)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=3,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+
+def _info(rules: str) -> pyspiel.GameInfo:
+    tr = table_rules(rules)
+    # the longest hand: every card dealt, the longest auction, trump, the exchange, the
+    # throw-in decision and every card played
+    length = (tr.players * tr.hand_size + tr.widow + MAX_CALLS + 1 + 2 * int(tr.ra[9])
+              + int(tr.ra[25]) + 1 + tr.players * tr.hand_size)  # fmt: skip
+    bound = float(tr.max_bid * 10)  # far above any meld plus trick points
+    return pyspiel.GameInfo(
+        num_distinct_actions=NUM_ACTIONS,
+        max_chance_outcomes=24,
+        num_players=tr.players,
+        min_utility=-float(tr.min_bid + MAX_BID_STEPS * tr.unit),
+        max_utility=bound,
+        utility_sum=None,
+        max_game_length=length,
+    )
+
+
+class PinochleGame(pyspiel.Game):
+    """One hand of an auction preset (see the module docstring)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**DEFAULT_PARAMS, **(params or {})}
+        self.rules_name = str(params["rules"])
+        self.dealer = int(params["dealer"])
+        self.table_rules = table_rules(self.rules_name)
+        if not 0 <= self.dealer < self.table_rules.players:
+            raise ValueError(f"dealer must be a seat 0..{self.table_rules.players - 1}")
+        super().__init__(_GAME_TYPE, _info(self.rules_name), params)
+
+    def new_initial_state(self) -> PinochleState:
+        return PinochleState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> PinochleObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return PinochleObserver(self.table_rules)
+
+
+class PinochleState(pyspiel.State):
+    """A state of the hand: a :class:`~pinochle_sim.agents.stepwise.Table` underneath."""
+
+    def __init__(self, game: PinochleGame) -> None:
+        super().__init__(game)
+        self.table = Table(game.table_rules, dealer=game.dealer)
+
+    def current_player(self) -> int:
+        p = self.table.current_player()
+        if p == CHANCE:
+            return pyspiel.PlayerId.CHANCE
+        if p == TERMINAL:
+            return pyspiel.PlayerId.TERMINAL
+        return p
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.table.legal_actions() if player == self.table.current_player() else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.table.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self.table.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action_name(self.table.tr, action)}"
+        return action_name(self.table.tr, action)
+
+    def is_terminal(self) -> bool:
+        return self.table.current_player() == TERMINAL
+
+    def returns(self) -> list[float]:
+        return self.table.returns()
+
+    def __str__(self) -> str:
+        t = self.table
+        hands = " | ".join(
+            " ".join(action_name(t.tr, f) for f in _faces(h)) for h in t.hands
+        )  # fmt: skip
+        return f"phase {t.phase} · hands {hands} · calls {t.calls} · tricks {t.tricks}"
+
+    def __deepcopy__(self, memo: dict) -> PinochleState:
+        # the rules are shared and never change: only the table's own state is copied
+        new = PinochleState(self.get_game())
+        new.table = copy.copy(self.table)
+        t, n = self.table, new.table
+        for name in ("dealt", "hands", "copies_left", "calls", "given", "returned", "discards",
+                     "melds", "trick_points", "counters", "tricks_won", "scores"):  # fmt: skip
+            setattr(n, name, list(getattr(t, name)))
+        n.meld_cards = [list(c) for c in t.meld_cards]
+        n.tricks = [(leader, list(cards)) for leader, cards in t.tricks]
+        return new
+
+
+def _faces(hand: int) -> list[int]:
+    return [f for f in range(24) for _ in range(((hand >> f) & 1) + ((hand >> (24 + f)) & 1))]
+
+
+class PinochleObserver:
+    """A seat's view of a state, as OpenSpiel's Python observers give it (perfect recall)."""
+
+    def __init__(self, tr: Any) -> None:
+        self.tensor = np.zeros(tensor_size(tr), np.float32)
+        self.dict = {"info_state": self.tensor}
+
+    def set_from(self, state: PinochleState, player: int) -> None:
+        self.tensor[:] = info_tensor(state.table, player)
+
+    def string_from(self, state: PinochleState, player: int) -> str:
+        return info_string(state.table, player)
+
+
+pyspiel.register_game(_GAME_TYPE, PinochleGame)
+
+__all__ = ["DEFAULT_PARAMS", "GAME_NAME", "PinochleGame", "PinochleObserver", "PinochleState"]
