@@ -384,7 +384,7 @@ def test_meld_only_run_reports_without_error(tmp_path):
 def test_tiny_run_gets_a_clear_error(tmp_path):
     out = tmp_path / "t"
     run(100, seed=4, out=str(out))
-    with pytest.raises(ValueError, match="at least 1,000"):
+    with pytest.raises(ValueError, match="the run has 100 hands; the smallest of its studies"):
         write_report(out, tmp_path / "rep")
 
 
