@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from pinochle_sim.agents.players import PolicyPlayer
 from pinochle_sim.agents.stepwise import (
     CHANCE,
     MAX_BID_STEPS,
@@ -33,6 +34,7 @@ from pinochle_sim.agents.stepwise import (
     table_rules,
 )
 from pinochle_sim.agents.views import info_string, info_tensor, tensor_size
+from pinochle_sim.policies import PolicySet
 
 GAME_NAME = "python_pinochle"
 DEFAULT_PARAMS: dict[str, Any] = {"rules": "partnership", "dealer": 0}
@@ -167,6 +169,32 @@ class PinochleObserver:
         return info_string(state.table, player)
 
 
+class PolicyBot(pyspiel.Bot):
+    """One of our policy sets as an OpenSpiel bot for ``python_pinochle`` (any seat): each
+    step asks the policy kernels the engine runs, from what the seat knows
+    (:mod:`pinochle_sim.agents.players`). With every seat such a bot, a hand plays exactly
+    as the engine plays it for the deterministic policies (``greedy``, ``counting``, the
+    standard pass). ``seed`` and ``hand`` key the draws of randomised policies."""
+
+    def __init__(self, policies: PolicySet | None = None, seed: int = 0, hand: int = 0) -> None:
+        super().__init__()
+        self.player = PolicyPlayer(policies, seed)
+        self.hand = hand
+
+    def step(self, state: PinochleState) -> int:
+        return self.player.decide(state.table, state.current_player(), self.hand)
+
+    def restart_at(self, state: PinochleState) -> None:
+        pass
+
+
 pyspiel.register_game(_GAME_TYPE, PinochleGame)
 
-__all__ = ["DEFAULT_PARAMS", "GAME_NAME", "PinochleGame", "PinochleObserver", "PinochleState"]
+__all__ = [
+    "DEFAULT_PARAMS",
+    "GAME_NAME",
+    "PinochleGame",
+    "PinochleObserver",
+    "PinochleState",
+    "PolicyBot",
+]

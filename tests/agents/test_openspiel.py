@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the [agents] extra (open-spiel) is not installed")
-import pinochle_sim.openspiel  # noqa: E402,F401  (registers python_pinochle)
+import pinochle_sim  # noqa: E402
+import pinochle_sim.openspiel  # noqa: E402  (registers python_pinochle)
 from tests.agents.replay import record, replay  # noqa: E402
 from tests.agents.test_stepwise import PRESETS  # noqa: E402
 
@@ -58,3 +59,23 @@ def test_bad_parameters_are_one_line_errors():
         pyspiel.load_game("python_pinochle", {"rules": "two-hand"})
     with pytest.raises(Exception, match="dealer must be a seat"):
         pyspiel.load_game("python_pinochle", {"rules": "three-hand", "dealer": 3})
+
+
+def test_our_policies_as_openspiel_bots_play_the_engines_hand():
+    """Four PolicyBots (the default policies) at the OpenSpiel table, the deal forced to the
+    engine's: the engine's score."""
+    from pinochle_sim.openspiel import PolicyBot
+
+    bot = PolicyBot()
+    for h in range(20):
+        rec = record(8, h, "partnership")
+        game = pyspiel.load_game(
+            "python_pinochle", {"rules": "partnership", "dealer": rec["dealer"]}
+        )
+        state = game.new_initial_state()
+        for cards in rec["dealt"]:
+            for f in sorted(pinochle_sim.parse_card(c) for c in cards):
+                state.apply_action(f)
+        while not state.is_terminal():
+            state.apply_action(bot.step(state))
+        assert state.returns() == [float(rec["score"][s % 2]) for s in range(4)]

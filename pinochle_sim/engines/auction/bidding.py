@@ -28,6 +28,20 @@ JUMP_CAP = (1 << 15) - 1
 
 
 @jit
+def next_call(bid: int, limit: int, jump: int, min_bid: int, small: int, large: int) -> int:
+    """A seat's call (:data:`PASS` or the bid) under its bid ``limit`` and ``jump`` when the
+    bid stands at ``bid`` (0: nobody has bid): the opening at the minimum, then a raise by the
+    largest step when the limit allows it plus the jump, else by the smallest."""
+    if bid == 0:
+        return min_bid if limit >= min_bid else PASS
+    if limit >= bid + large + jump:
+        return bid + large
+    if limit >= bid + small:
+        return bid + small
+    return PASS
+
+
+@jit
 def _auction(
     bundle: PolicyBundle, dealer: int, players: int, limits: np.ndarray, ra: np.ndarray,
     pp: np.ndarray, calls: np.ndarray,
@@ -53,15 +67,8 @@ def _auction(
         if active & (1 << seat):
             if high == seat:  # everyone else has passed since this seat's bid
                 break
-            limit = limits[nonneg(seat)]
-            if bid == 0:
-                call = min_bid if limit >= min_bid else PASS
-            elif limit >= bid + large + ((jumps >> (15 * seat)) & JUMP_CAP):
-                call = bid + large
-            elif limit >= bid + small:
-                call = bid + small
-            else:
-                call = PASS
+            jump = (jumps >> (15 * seat)) & JUMP_CAP
+            call = next_call(bid, limits[nonneg(seat)], jump, min_bid, small, large)
             if n >= MAX_CALLS - players:  # keep room to record everyone's final pass
                 call = PASS
             calls[nonneg(2 * n)] = seat
