@@ -8,13 +8,9 @@ import click
 import pinochle_sim
 from pinochle_sim.cli.options import RunLocation, local_out, user_errors
 
-QUESTION_NAMES = ("go-set", "made-rate", "bid-vs-meld", "meld-by-trump-length")
-"""The questions ``chart`` draws (the library's ``charts.QUESTIONS``; listed here so that
-``--help`` does not load the analysis layer)."""
-
 
 @click.command("chart")
-@click.argument("question", type=click.Choice(QUESTION_NAMES), metavar="QUESTION")
+@click.argument("question", metavar="QUESTION")
 @click.argument("runs", nargs=-1, required=True, type=RunLocation(file_okay=False))
 @click.option("--label", "labels", multiple=True, metavar="NAME",
               help="A name for each run's line, in the order of the runs (repeat it once per "
@@ -55,7 +51,8 @@ def chart_command(
 ) -> None:
     """Draw QUESTION for one or more runs, one line per run with its 95% band, and write the
     table beside the chart as CSV (one row per run and bin: its range, n, the estimate and
-    interval).
+    interval). QUESTION: go-set, made-rate, bid-vs-meld or meld-by-trump-length (go_set, as
+    report spells it, is fine too).
 
     Each run is read part by part; its points are bins of consecutive x values holding at
     least --min-n hands each (the chart says so), drawn at the bin's mean. Questions:

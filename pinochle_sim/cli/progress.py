@@ -52,6 +52,9 @@ class Progress(Observer):
         self.closed = threading.Event()
         self.beat: threading.Thread | None = None
         self.heartbeat = heartbeat and not quiet and total > 0
+        self.compile_since: float | None = None
+        """When the compile under way began (None: none is)."""
+        self.compile_about = 0.0
         self.planned_s: float | None = None
         """The estimate's seconds for the work left: the ETA until the first units finish."""
 
@@ -63,13 +66,22 @@ class Progress(Observer):
 
     def compiling(self, what: str, estimate_s: float) -> None:
         with self.lock:
+            self.compile_since = time.perf_counter()
+            self.compile_about = estimate_s
+            self.last_line = self.compile_since
+            if self.heartbeat and self.beat is None:  # a line every 10 s while it compiles
+                self.beat = threading.Thread(target=_beat, args=(weakref.ref(self),))
+                self.beat.daemon = True
+                self.beat.start()
             self._break_line()
             click.echo(
-                f"compiling the engine (first run only, about {estimate_s:.0f} s): {what}",
+                f"compiling the engine for these policies (once a machine, about "
+                f"{estimate_s:.0f} s): {what}",
                 err=True,
             )
 
     def compiled(self, what: str, seconds: float) -> None:
+        self.compile_since = None
         _raise_if_interrupted()
         if seconds >= 2:
             click.echo(f"compiled in {seconds:.0f} s", err=True)
@@ -112,9 +124,19 @@ class Progress(Observer):
         """What the heartbeat does each second: a line (a redraw) when none came for
         :data:`LINE_EVERY_S` seconds, even if no unit finished since."""
         with self.lock:
+            now = time.perf_counter()
+            if self.compile_since is not None and not self.closed.is_set():
+                if now - self.last_line >= LINE_EVERY_S:
+                    self._break_line()
+                    click.echo(
+                        f"  still compiling: {now - self.compile_since:.0f} s of about "
+                        f"{self.compile_about:.0f} s",
+                        err=True,
+                    )
+                    self.last_line = now
+                return
             if self.first < 0 or self.closed.is_set() or self.done >= self.total:
                 return
-            now = time.perf_counter()
             if now - self.last_line < LINE_EVERY_S:
                 return
             if self.tty:

@@ -132,8 +132,8 @@ INTERRUPTED = (
     "--part-size",
     type=click.IntRange(1, 1 << 22),
     default=None,
-    hidden=True,
-    help=f"Hands per part file [default: {DEFAULT_PART_SIZE:,}; 512 with --dd].",
+    help=f"Hands per part file [default: {DEFAULT_PART_SIZE:,}, 512 with --dd; slow players: "
+    "about a minute of work a part]. Records never depend on it.",
 )
 @user_errors
 def run_command(

@@ -116,6 +116,7 @@ def report(
       pinochle-sim report r/interrupted --allow-partial --format pdf
     """
     fmts = tuple(f.strip().lower() for f in formats.split(",") if f.strip())
+    only = tuple(o.replace("-", "_") for o in only)  # go-set as chart spells it: go_set
     # Beside the run, not inside it: Parquet readers scan the whole run folder.
     target = local_out(out, "report") or beside(run_dir, "-report")
     try:
@@ -208,8 +209,10 @@ def compare_command(
     for table in tables.values():
         for line in pinochle_sim.gain_lines(table, a[0], b[0]):
             click.echo(line)
-    extra = "".join(f", by_{k.replace('-', '_')}.csv" for k in tables)
-    click.echo(f"written: {path}/pairs.parquet, summary.csv, compare.png{extra}")
+    extra = "".join(f", by_{k.replace('-', '_')}.csv and .png" for k in tables)
+    click.echo(
+        f"written: {path}/pairs.parquet, summary.csv, summary.json, compare.png and .svg{extra}"
+    )
 
 
 @click.command("sweep")

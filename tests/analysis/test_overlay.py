@@ -170,3 +170,18 @@ def test_the_docs_example_runs(runs, tmp_path, monkeypatch):
     exec(compile(code, "docs/runs.md", "exec"), {})
     assert (tmp_path / "blog" / "set.png").exists() and (tmp_path / "blog" / "set.csv").exists()
     assert (tmp_path / "blog" / "mine.png").exists()
+
+
+def test_identical_runs_are_said_and_rules_without_a_kind_leave_it_out(runs):
+    made = charts.chart("go-set", [runs[0], runs[0], runs[2]], labels=["a", "b", "c"])
+    texts = [t.get_text() for t in made.figure.axes[0].get_legend().get_texts()]
+    assert texts[1].endswith("(the same numbers as a)") and "same numbers" not in texts[2]
+    assert not any("?" in t for t in texts)  # three-hand has no pass policy: none is named
+    assert "rules three-hand" in texts[2] and "pass: standard" in texts[0]
+
+
+def test_the_needed_axis_leaves_the_sparse_left_tail_off(runs):
+    made = charts.chart("go_set", runs[:1], by="needed", min_n=20)  # go_set spelt as report does
+    ax = made.figure.axes[0]
+    assert "needing least are off the axis" in ax.get_xlabel()
+    assert ax.get_xlim()[0] > made.table["x"].min()

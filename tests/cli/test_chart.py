@@ -49,7 +49,7 @@ def test_chart_go_set_over_two_runs(two_runs, tmp_path, monkeypatch):
     (["go-set", "RUN", "--min-n", "0"], "0 is not in the range"),
     (["go-set", "RUN", "--min-n", "100000"], "fewer than one point"),
     (["go-set", "no/such/run"], "does not exist"),
-    (["who-wins", "RUN"], "Invalid value for 'QUESTION'"),
+    (["who-wins", "RUN"], "unknown question 'who-wins'"),
     (["go-set", "RUN", "--out", "memory://x/y.png"], "local file or folder"),
 ])  # fmt: skip
 def test_bad_input_is_one_line(two_runs, tmp_path, monkeypatch, args, match):

@@ -226,7 +226,7 @@ def test_progress_without_a_terminal_prints_about_every_tenth(monkeypatch, capsy
     bar.close()
     lines = capsys.readouterr().err.splitlines()
     assert lines == [
-        "compiling the engine (first run only, about 32 s): auction hands",
+        "compiling the engine for these policies (once a machine, about 32 s): auction hands",
         " 10% 10/100 hands  10 hands/s  ETA    9 s",
         " 20% 20/100 hands  10 hands/s  ETA    8 s",
     ]
@@ -252,7 +252,10 @@ def test_cold_start_without_a_terminal_announces_the_compile(tmp_path, monkeypat
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     # the compile first: the estimate after it can time the run's own policies
-    assert lines[0] == "compiling the engine (first run only, about 12 s): auction hands"
+    assert (
+        lines[0]
+        == "compiling the engine for these policies (once a machine, about 12 s): auction hands"
+    )
     assert lines[1].startswith("estimated ") and "on disk and about" in lines[1]
     # ten parts of 200 hands: one line per part, at 10%, 20%, ... 100%
     shares = [line.split()[0] for line in lines if line.endswith(" s") and "%" in line]
@@ -269,7 +272,7 @@ def test_show_announces_a_cold_trace_compile(tmp_path, monkeypatch):
     r = invoke("show", "--hand", "3", "--json")
     assert r.exit_code == 0
     first, rest = r.output.split("\n", 1)
-    assert first.startswith("compiling the engine (first run only, about ")
+    assert first.startswith("compiling the engine for these policies (once a machine, about ")
     assert first.endswith("auction hand traces")
     assert json.loads(rest.splitlines()[-1])["hand"] == 3
 
@@ -420,3 +423,27 @@ def test_the_heartbeat_thread_ends_with_its_bar():
     bar.close()
     bar.beat.join(timeout=3)
     assert not bar.beat.is_alive()
+
+
+def test_a_long_compile_gets_a_line_every_ten_seconds(monkeypatch, capsys):
+    clock = Clock()
+    monkeypatch.setattr(progress_module.time, "perf_counter", clock)
+    bar = Progress(100, tty=False, heartbeat=False)
+    bar.compiling("auction hands", 80.0)
+    clock.now = 5.0
+    bar.tick()
+    clock.now = 10.5
+    bar.tick()
+    clock.now = 21.0
+    bar.tick()
+    bar.compiled("auction hands", 21.0)
+    clock.now = 40.0
+    bar.tick()  # the compile is over: no more compile lines
+    bar.close()
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "compiling the engine for these policies (once a machine, about 80 s): auction hands",
+        "  still compiling: 10 s of about 80 s",
+        "  still compiling: 21 s of about 80 s",
+        "compiled in 21 s",
+    ]

@@ -117,3 +117,15 @@ def test_roles_and_seats_do_not_mix():
         Seating(seats={0: COUNTING}, defenders=BASE)
     with pytest.raises(ValueError, match="SEAT=ITEMS"):
         Seating.parse(BASE, seats=["x=play=counting"])
+
+
+def test_a_role_with_the_run_policies_is_named_by_them():
+    """--defenders play=greedy on a greedy run: the seating says play=greedy, never 'default'
+    (which would mean the package's defaults, not the run's)."""
+    base = PolicySet.from_options(["bid.margin=20"])
+    seating = Seating.parse(base, bidding_side="play=counting", defenders="play=greedy")
+    kinds = ("bid", "pass", "play", "concede")
+    settings = {"policies": base.resolved(kinds), "seating": seating.resolved(kinds)}
+    assert "--defenders play=greedy" in run_command(
+        {**settings, "unit": "hands", "hands": 10, "seed": 0, "rules_name": "partnership"}, "R"
+    )

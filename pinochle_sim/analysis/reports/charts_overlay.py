@@ -66,8 +66,11 @@ def _policy_traits(infos: Sequence[RunInfo]) -> list[dict[str, str]]:
     kinds = list(dict.fromkeys(k for p in pols for k in p))
     out: list[dict[str, str]] = [{} for _ in infos]
     for kind in kinds:
-        given = [p.get(kind) or {"name": "?", "params": {}} for p in pols]
+        given = [p.get(kind) or {"name": "", "params": {}} for p in pols]
         for o, g in zip(out, given, strict=True):
+            if not g["name"]:  # a kind these rules do not have (three-hand: no pass)
+                o[f"policy {kind}"] = ""
+                continue
             same = [h for h in given if h["name"] == g["name"]]  # parameters mean one policy's
             keys = sorted(g.get("params", {}))
             differ = [k for k in keys if len({repr(h["params"].get(k)) for h in same}) > 1]
@@ -106,23 +109,55 @@ def _texts(infos: Sequence[RunInfo]) -> tuple[str, list[str]]:
     return " · ".join(common), legends
 
 
+def _same(table: pd.DataFrame, i: int, j: int, cols: list[str]) -> bool:
+    a = table.loc[table["run"] == i, cols].reset_index(drop=True)
+    b = table.loc[table["run"] == j, cols].reset_index(drop=True)
+    return a.equals(b)
+
+
+TAIL_SHARE = 0.02
+"""On the ``needed`` axis, the share of hands needing least that is left of the axis: their
+bins run far below zero (a side whose meld alone makes the bid), all at P(set) near 0."""
+
+
+def _x_range(table: pd.DataFrame, by: str) -> tuple[float, str]:
+    """The axis's left end, and the words the label adds when it cuts the sparse left tail
+    of the ``needed`` axis (nothing for the other axes)."""
+    if by != "needed":
+        return float("nan"), ""
+    t = table.sort_values("x")
+    share = t["n"].cumsum() / t["n"].sum()
+    left = float(t.loc[share >= TAIL_SHARE, "x"].min())
+    if left <= float(t["x"].min()):
+        return float("nan"), ""
+    span = float(t["x"].max()) - left
+    return left - 0.05 * span, f"the {TAIL_SHARE:.0%} needing least are off the axis, in the CSV"
+
+
 @styled
 def overlay_chart(
     table: pd.DataFrame, infos: Sequence[RunInfo], question: str, by: str | None, min_n: int
 ) -> Figure:
     """The chart of :func:`~.overlay.overlay_table`'s table: one line per run, each point a
     bin of at least ``min_n`` observations drawn at its mean x, shaded 95% bands."""
-    q = OVERLAYS[question]
+    q = OVERLAYS[question.replace("_", "-")]
     by = by or q.bys[0]
     subtitle, legends = _texts(infos)
     fig, (ax,) = new_figure(q.title.format(by=BY_WORDS[by]), subtitle)
+    cols = ["x_lo", "x_hi", "n", "estimate"]
     for i, legend in enumerate(legends):
         t = table[table["run"] == i].sort_values("x")
+        twin = next((j for j in range(i) if _same(table, i, j, cols)), None)
+        if twin is not None:  # drawn dashed over its twin, and said
+            legend += f" (the same numbers as {infos[twin].label})"
         color, marker = PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)]
-        style = STYLES[(i // len(PALETTE)) % len(STYLES)]
+        style = "--" if twin is not None else STYLES[(i // len(PALETTE)) % len(STYLES)]
         band(ax, t["x"], t["estimate"], t["ci_lo"], t["ci_hi"], color, legend, marker, style)
+    left, cut = _x_range(table, by)
     xlabel = "cards of the trump suit in the dealt hand" if by == "trump-length" else None
-    ax.set_xlabel(xlabel or AXES[by].label)
+    if cut:
+        ax.set_xlim(left=left)
+    ax.set_xlabel((xlabel or AXES[by].label) + (f" ({cut})" if cut else ""))
     ax.set_ylabel(q.ylabel)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if q.kind == "proportion":
@@ -181,6 +216,7 @@ def chart(
     >>> made = charts.chart("go-set", ["runs/greedy", "runs/pimc"], out="go-set.png")
     """
     stem, fmts = _target(out, formats)
+    question = question.replace("_", "-")
     table, infos = overlay_table(question, runs, labels, by, min_n, allow_partial)
     fig = overlay_chart(table, infos, question, by, min_n)
     if stem is None:
@@ -188,7 +224,7 @@ def chart(
     paths = [f"{stem}.{f}" for f in fmts] + [f"{stem}.csv"]
     taken = [p for p in paths if Path(p).exists()]
     if taken and not overwrite:
-        raise ValueError(f"{taken[0]} exists: pass overwrite (--overwrite) to replace it")
+        raise ValueError(f"{taken[0]} exists: pass --overwrite (overwrite=True) to replace it")
     Path(stem).parent.mkdir(parents=True, exist_ok=True)
     tmp = f"{stem}.tmp-{os.getpid()}"
     try:

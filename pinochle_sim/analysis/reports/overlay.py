@@ -236,6 +236,7 @@ class RunInfo:
 
 
 def _check(question: str, by: str | None, min_n: int) -> tuple[Overlay, str]:
+    question = question.replace("_", "-")  # go_set as report spells it: go-set
     if question not in OVERLAYS:
         raise ValueError(f"unknown question {question!r}: choose from {', '.join(OVERLAYS)}")
     q = OVERLAYS[question]
@@ -247,9 +248,15 @@ def _check(question: str, by: str | None, min_n: int) -> tuple[Overlay, str]:
     return q, by
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
 def _labels(runs: Sequence[Data], labels: Sequence[str] | None) -> list[str]:
     if labels is not None and len(labels) != len(runs):
-        raise ValueError(f"give one label per run: {len(runs)} runs, {len(labels)} labels")
+        raise ValueError(
+            f"give one label per run: {_count(len(runs), 'run')}, {_count(len(labels), 'label')}"
+        )
     if labels is not None:
         return [str(s) for s in labels]
     names = [Path(str(r)).name or str(r) for r in runs]
@@ -273,6 +280,7 @@ def overlay_table(
     A partial run is refused unless ``allow_partial``; a run whose rules lack what the
     question needs (an auction) is a one-line error naming it."""
     q, by = _check(question, by, min_n)
+    question = q.name
     if not runs:
         raise ValueError("give at least one run")
     names = _labels(runs, labels)
@@ -288,7 +296,7 @@ def overlay_table(
         if ext.partial and not allow_partial:
             raise ValueError(
                 f"{where} is a partial run ({ext.describe()}): finish it with --resume, or "
-                "pass allow_partial (--allow-partial) to chart the hands read"
+                "pass --allow-partial (allow_partial=True) to chart the hands read"
             )
         cols, xy, per_hand = _observations(q, by, rules)
         counts = answer(data, [_XCounts(cols, xy)])[0]

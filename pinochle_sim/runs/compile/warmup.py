@@ -141,14 +141,27 @@ def last_compile(inputs: EngineInputs, entry: str, record: Path | None = None) -
     return _records(record).get(f"{inputs.engine.name}.{entry}")
 
 
+def _players_key(inputs: EngineInputs, entry: str) -> str:
+    """``auction.play_chunk.greedy+pimc``: the kernel and the play policies it compiles (a
+    search player's kernel takes several times a bot's to compile)."""
+    plays = "+".join(sorted(inputs.bundle.names().get("play", [])))
+    return f"{inputs.engine.name}.{entry}.{plays}"
+
+
 def compile_estimate(inputs: EngineInputs, entry: str) -> float:
-    """Seconds a cold compile of ``entry`` of this engine should take on this machine."""
+    """Seconds a cold compile of ``entry`` of this engine with these play policies should take
+    on this machine: the last such compile, else the last of the entry, else a default."""
+    records = _records()
     key = f"{inputs.engine.name}.{entry}"
-    return _records().get(key, DEFAULT_COMPILE_SECONDS.get(entry, 30.0))
+    default = DEFAULT_COMPILE_SECONDS.get(entry, 30.0)
+    return records.get(_players_key(inputs, entry), records.get(key, default))
 
 
 def _remember(inputs: EngineInputs, entry: str, seconds: float) -> None:
-    doc = _records() | {f"{inputs.engine.name}.{entry}": round(seconds, 1)}
+    doc = _records() | {
+        f"{inputs.engine.name}.{entry}": round(seconds, 1),
+        _players_key(inputs, entry): round(seconds, 1),
+    }
     tmp = COMPILE_RECORD.with_name(f".{COMPILE_RECORD.name}.tmp")
     try:
         tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")

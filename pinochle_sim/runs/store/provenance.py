@@ -116,12 +116,14 @@ def run_command(
 def _seating_items(base: dict[str, Any], seating: dict[str, Any]) -> list[tuple[str, str]]:
     """(who, items) for each named seat or role: ``("seat 1", "play=counting")``."""
     run_set = from_resolved(base)
-    out = []
-    for seat, resolved in (seating.get("seats") or {}).items():
-        out.append((f"seat {seat}", difference(from_resolved(resolved), run_set) or "default"))
-    for role in ("bidding side", "defenders"):
-        if role in seating:
-            out.append((role, difference(from_resolved(seating[role]), run_set) or "default"))
+    same = f"play={run_set.name('play')}"  # the run's own policies, said as an item
+
+    def items(resolved: dict[str, Any]) -> str:
+        return difference(from_resolved(resolved), run_set) or same
+
+    out = [(f"seat {seat}", items(r)) for seat, r in (seating.get("seats") or {}).items()]
+    roles = [r for r in ("bidding side", "defenders") if r in seating]
+    out += [(role, items(seating[role])) for role in roles]
     return out
 
 
