@@ -52,6 +52,8 @@ class Progress(Observer):
         self.closed = threading.Event()
         self.beat: threading.Thread | None = None
         self.heartbeat = heartbeat and not quiet and total > 0
+        self.last_done = self.t0
+        """When units last finished."""
         self.compile_since: float | None = None
         """When the compile under way began (None: none is)."""
         self.compile_about = 0.0
@@ -102,15 +104,17 @@ class Progress(Observer):
         with self.lock:
             if self.first < 0:  # the first call reports the units already done (resume)
                 self.first = n
-                self.t0 = self.last_line = time.perf_counter()  # after the compile
+                self.t0 = self.last_line = self.last_done = time.perf_counter()  # after compile
                 if self.heartbeat and self.beat is None:
                     self.beat = threading.Thread(target=_beat, args=(weakref.ref(self),))
                     self.beat.daemon = True
                     self.beat.start()
             self.done += n
+            now = time.perf_counter()
+            if n:
+                self.last_done = now
             if self.quiet or self.total <= 0:
                 return
-            now = time.perf_counter()
             if self.tty:
                 self._draw(now)
                 return
@@ -148,10 +152,14 @@ class Progress(Observer):
         """(the rate, the ETA and the detail) as the lines show them."""
         elapsed = now - self.t0
         new = self.done - self.first
-        rate = new / elapsed if elapsed > 0 and new else 0.0
+        # the pace as of the last units finished, counted down since: work that lands in
+        # parts of a minute would otherwise show a rate that sinks and an ETA that grows
+        # between parts
+        upto = self.last_done - self.t0
+        rate = new / upto if upto > 0 and new else 0.0
         left = self.total - self.done
         if rate:
-            eta = f"ETA {_duration(left / rate)}"
+            eta = f"ETA {_duration(max(left / rate - (now - self.last_done), 0.0))}"
         elif self.planned_s is not None:  # nothing finished yet: the estimate's figure
             eta = f"ETA {_duration(max(self.planned_s - elapsed, 0.0))} (estimated, "
             eta += f"{elapsed:.0f} s so far)"

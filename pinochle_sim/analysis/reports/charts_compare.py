@@ -292,7 +292,7 @@ def breakdown_chart(table: pd.DataFrame, meta: dict[str, Any]) -> Figure:
     ax.tick_params(axis="x", labelsize=11 if len(bins) > 12 else 13)
     ax.set_xlabel(f"{by.words}; under each bin: its deals")
     ax.set_ylabel(f"{a} minus {b}, points per deal")
-    ax.legend(loc="upper left")
+    ax.legend(loc="best")
     plays, least = int(table.attrs.get("plays", 2)), int(table.attrs.get("min_n", 1))
     fig.get_layout_engine().set(rect=(0, 0.06, 1, 0.915))  # room for the two-line note
     note(fig, per_deal_definition(plays) + " Bins merge consecutive values until each holds "
