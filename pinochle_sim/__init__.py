@@ -161,6 +161,10 @@ _API: dict[str, str] = {
     "score_margin": "pinochle_sim.analysis.reports",
     "win_probability": "pinochle_sim.analysis.reports",
     "charts": "pinochle_sim.charts",
+    # agents: the OpenSpiel adapter needs the [agents] extra (loaded only when used)
+    "agent_match": "pinochle_sim.openspiel",
+    "match_lines": "pinochle_sim.agents.duplicate",
+    "write_agent_match": "pinochle_sim.agents.duplicate",
     # bench
     "BenchOptions": "pinochle_sim.bench.suite",
     "bench_lines": "pinochle_sim.bench.suite",

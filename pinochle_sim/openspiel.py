@@ -16,12 +16,13 @@ recall (:mod:`pinochle_sim.agents.views`). Needs the ``[agents]`` extra (``open-
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
 
+from pinochle_sim.agents.duplicate import duplicate_match, summary
 from pinochle_sim.agents.players import PolicyPlayer
 from pinochle_sim.agents.stepwise import (
     CHANCE,
@@ -34,6 +35,7 @@ from pinochle_sim.agents.stepwise import (
     table_rules,
 )
 from pinochle_sim.agents.views import info_string, info_tensor, tensor_size
+from pinochle_sim.agents.worlds import sample_world
 from pinochle_sim.policies import PolicySet
 
 GAME_NAME = "python_pinochle"
@@ -139,15 +141,8 @@ class PinochleState(pyspiel.State):
         return f"phase {t.phase} · hands {hands} · calls {t.calls} · tricks {t.tricks}"
 
     def __deepcopy__(self, memo: dict) -> PinochleState:
-        # the rules are shared and never change: only the table's own state is copied
         new = PinochleState(self.get_game())
-        new.table = copy.copy(self.table)
-        t, n = self.table, new.table
-        for name in ("dealt", "hands", "copies_left", "calls", "given", "returned", "discards",
-                     "melds", "trick_points", "counters", "tricks_won", "scores"):  # fmt: skip
-            setattr(n, name, list(getattr(t, name)))
-        n.meld_cards = [list(c) for c in t.meld_cards]
-        n.tricks = [(leader, list(cards)) for leader, cards in t.tricks]
+        new.table = self.table.copy()
         return new
 
 
@@ -188,6 +183,104 @@ class PolicyBot(pyspiel.Bot):
         pass
 
 
+ISMCTS_SIMULATIONS = 100
+"""IS-MCTS's default budget: simulations a decision (each one world sampled, the tree walked
+and the hand played out once at random)."""
+ISMCTS_UCT_C = 2.0
+
+
+def ismcts_bot(
+    game: PinochleGame, simulations: int = ISMCTS_SIMULATIONS, seed: int = 0,
+    uct_c: float = ISMCTS_UCT_C,
+) -> Any:  # fmt: skip
+    """OpenSpiel's IS-MCTS (its Python implementation) for ``python_pinochle``: a random-
+    rollout evaluator, ``simulations`` a decision, worlds from
+    :func:`pinochle_sim.agents.worlds.sample_world` (the seat's hidden cards dealt again)."""
+    if simulations < 1:
+        raise ValueError(f"IS-MCTS needs at least one simulation a decision, got {simulations}")
+    rs = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c, simulations, random_state=rs)
+    rng = np.random.default_rng(seed)
+
+    def resample(state: PinochleState, player: int) -> PinochleState:
+        world = PinochleState(state.get_game())
+        world.table = sample_world(state.table, player, rng)
+        return world
+
+    bot.set_resampler(resample)
+    return bot
+
+
+def ismcts_player(rules: str, simulations: int = ISMCTS_SIMULATIONS, seed: int = 0) -> Any:
+    """IS-MCTS as a player of :mod:`pinochle_sim.agents.duplicate` (``(table, seat, deal) ->
+    action``): a forced move is played without a search."""
+    games: dict[int, PinochleGame] = {}
+    bots: dict[int, Any] = {}
+
+    def play(table: Any, seat: int, deal: int) -> int:
+        legal = table.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if table.dealer not in games:
+            params = {"rules": rules, "dealer": table.dealer}
+            games[table.dealer] = pyspiel.load_game(GAME_NAME, params)
+            bots[table.dealer] = ismcts_bot(games[table.dealer], simulations, seed)
+        state = PinochleState(games[table.dealer])
+        state.table = table.copy()
+        return int(bots[table.dealer].step(state))
+
+    return play
+
+
+def policy_player(policies: PolicySet | None = None, seed: int = 0) -> Any:
+    """One of our policy sets as a player of :mod:`pinochle_sim.agents.duplicate`."""
+    player = PolicyPlayer(policies, seed)
+    return lambda table, seat, deal: player.decide(table, seat, deal)
+
+
+def parse_agent(spec: str, rules: str, seed: int = 0) -> tuple[str, Any]:
+    """``openspiel:ismcts`` or ``openspiel:ismcts:200`` (simulations a decision) as a labelled
+    player; a ValueError names what is wrong."""
+    parts = spec.split(":")
+    if len(parts) < 2 or parts[0] != "openspiel" or parts[1] != "ismcts" or len(parts) > 3:
+        raise ValueError(
+            f"unknown agent {spec!r}: the OpenSpiel agents are openspiel:ismcts and "
+            "openspiel:ismcts:SIMULATIONS (e.g. openspiel:ismcts:200)"
+        )
+    sims = ISMCTS_SIMULATIONS
+    if len(parts) == 3:
+        if not parts[2].isdigit() or int(parts[2]) < 1:
+            raise ValueError(
+                f"IS-MCTS simulations must be a positive whole number, got {parts[2]!r}"
+            )
+        sims = int(parts[2])
+    return f"ismcts-{sims}", ismcts_player(rules, sims, seed)
+
+
+def agent_match(
+    rules: str, a: tuple[str, PolicySet | None], b: tuple[str, PolicySet | None], deals: int,
+    seed: int = 0, progress: Any = None,
+) -> tuple[Any, dict[str, Any]]:  # fmt: skip
+    """A duplicate match between players of any kind: each side a labelled policy set, or an
+    OpenSpiel agent spec with None (``("openspiel:ismcts:200", None)``). Returns the per-deal
+    rows and the summary (:mod:`pinochle_sim.agents.duplicate`)."""
+    table_rules(rules)  # a one-line error for rules without an auction, before any work
+    players = []
+    labels = []
+    for spec, policies in (a, b):
+        if policies is None:
+            label, player = parse_agent(spec, rules, seed)
+        else:
+            label, player = spec, policy_player(policies, seed)
+        labels.append(label)
+        players.append(player)
+    pairs, clocks = duplicate_match(rules, players[0], players[1], deals, seed, progress)
+    out = summary(pairs, clocks, (labels[0], labels[1]))
+    out |= {"rules": str(rules), "seed": seed, "engine": "pinochle-sim stepwise table"}
+    return pairs, out
+
+
 pyspiel.register_game(_GAME_TYPE, PinochleGame)
 
 __all__ = [
@@ -197,4 +290,9 @@ __all__ = [
     "PinochleObserver",
     "PinochleState",
     "PolicyBot",
+    "agent_match",
+    "ismcts_bot",
+    "ismcts_player",
+    "parse_agent",
+    "policy_player",
 ]

@@ -24,6 +24,7 @@ suit (S H D C), 28 pass in the auction, 29 concede, 30 play the hand out, 31 + i
 
 from __future__ import annotations
 
+import copy
 import functools
 from dataclasses import dataclass, field
 
@@ -35,8 +36,6 @@ from pinochle_sim.core.cards import (
     SUITS,
     card_name,
     encode_faces,
-    parse_card,
-    sort_faces,
 )
 from pinochle_sim.core.tricks import PLANE, add_card, beaters, legal_mask, rank_of, remove_card
 from pinochle_sim.engines.auction.scoring import _score_bidding, _score_other
@@ -61,7 +60,7 @@ from pinochle_sim.rules.arrays import (
     RA_TRUMP,
     RA_WIDOW,
 )
-from pinochle_sim.rules.meld import _meld, score_meld
+from pinochle_sim.rules.meld import _meld, meld_shown
 from pinochle_sim.runs.simulate.hands import engine_inputs
 
 TRUMP_ACTION = 24
@@ -239,6 +238,16 @@ class Table:
         self.active = (1 << p) - 1
         self.to_call = (self.dealer + 1) % p
 
+    def copy(self) -> Table:
+        """An independent copy (the rules shared: they never change)."""
+        new = copy.copy(self)
+        for name in ("dealt", "hands", "copies_left", "calls", "given", "returned", "discards",
+                     "melds", "trick_points", "counters", "tricks_won", "scores"):  # fmt: skip
+            setattr(new, name, list(getattr(self, name)))
+        new.meld_cards = [list(c) for c in self.meld_cards]
+        new.tricks = [(leader, list(cards)) for leader, cards in self.tricks]
+        return new
+
     # ------------------------------------------------------------------ who acts, and how
 
     @property
@@ -410,11 +419,9 @@ class Table:
             self._start_play()
 
     def _meld_faces(self, hand: int) -> list[int]:
-        result = score_meld(hand, self.trump, self.tr.rules)
-        faces: list[int] = []
-        for m in result.melds:
-            faces += [f for f in encode_cards(m.cards)]
-        return sort_faces(faces)
+        """The cards a hand shows with its meld (the engine's :func:`~pinochle_sim.rules.meld.
+        meld_shown`: a card serving several melds shows once)."""
+        return _faces_of(int(meld_shown(hand, self.trump, self.tr.ma)))
 
     def _on_bid_side(self, seat: int) -> bool:
         return self.tr.side(seat) == self.tr.side(self.bidder)
@@ -481,11 +488,6 @@ def _add_all(hand: int, cards: int) -> int:
     for f in _faces_of(cards):
         hand = add_card(hand, f)
     return hand
-
-
-def encode_cards(names: list[str]) -> list[int]:
-    """Faces of card names (``AS``, ``10H``)."""
-    return [parse_card(n) for n in names]
 
 
 __all__ = [

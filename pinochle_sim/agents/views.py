@@ -145,6 +145,7 @@ def info_string(t: Table, seat: int) -> str:
         if cards:
             lines.append(f"trick {k + 1}: {leader} led {' '.join(card_name(f) for f in cards)}")
     lines.append(f"hand: {format_cards(_hand_faces(t.hands[seat]))}")
+    lines.append(f"now: {PHASES[t.phase]}")  # e.g. a bidder who played on is past the throw-in
     if t.phase == 8:
         lines.append(f"scores: {' '.join(str(x) for x in t.scores)}")
     return "\n".join(lines)

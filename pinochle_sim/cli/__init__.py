@@ -4,11 +4,11 @@ Every command parses its options, calls the library through the package top
 (``from pinochle_sim import ...``) and prints; a user's mistake is one line, never a traceback.
 The commands come in groups, a module each: run folders (:mod:`.simulating`: ``run``, ``info``,
 ``export``), single hands and positions (:mod:`.inspecting`: ``show``, ``solve``, ``meld``,
-``exact``), studies (:mod:`.studies`: ``report``, ``compare``, ``sweep``, ``advise``), charts over
-several runs (:mod:`.charting`: ``chart``), reference
-tables (:mod:`.reference`: ``rules``, ``policies``, ``schema``) and the benchmarks
-(:mod:`.timing`: ``bench``); :mod:`.options` holds what they share, :mod:`.progress` the
-progress line, :mod:`.main` the group.
+``exact``), studies (:mod:`.studies`: ``report``, ``compare``, ``sweep``; :mod:`.advising`:
+``advise``; :mod:`.agents`: ``compare`` with an OpenSpiel agent), charts over several runs
+(:mod:`.charting`: ``chart``), reference tables (:mod:`.reference`: ``rules``, ``policies``,
+``schema``) and the benchmarks (:mod:`.timing`: ``bench``); :mod:`.options` holds what they
+share, :mod:`.progress` the progress line, :mod:`.main` the group.
 """
 
 from __future__ import annotations
@@ -18,11 +18,19 @@ import signal
 import sys
 import threading
 
-from pinochle_sim.cli import charting, inspecting, reference, simulating, studies, timing
+from pinochle_sim.cli import (
+    advising,
+    charting,
+    inspecting,
+    reference,
+    simulating,
+    studies,
+    timing,
+)
 from pinochle_sim.cli.main import main
 from pinochle_sim.cli.progress import INTERRUPTED
 
-for module in (reference, inspecting, simulating, studies, charting, timing):
+for module in (reference, inspecting, simulating, studies, advising, charting, timing):
     for command in module.COMMANDS:
         main.add_command(command)
 

@@ -202,9 +202,11 @@ class PolicySpecParam(click.ParamType):
 
     name = "POLICIES"
 
-    def convert(self, value: Any, param: Any, ctx: Any) -> tuple[str, PolicySet]:
+    def convert(self, value: Any, param: Any, ctx: Any) -> tuple[str, PolicySet | None]:
         if isinstance(value, tuple):
             return value
+        if str(value).startswith("openspiel:"):  # an agent of another framework: see compare
+            return str(value), None
         if not str(value).strip():
             self.fail(
                 "is empty: give `default`, KIND=NAME / KIND.PARAM=VALUE items (play=counting) "
