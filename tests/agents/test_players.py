@@ -47,3 +47,11 @@ def test_counting_players_play_the_engines_hands():
 @pytest.mark.parametrize("rules", PRESETS)
 def test_counting_players_everywhere(rules):
     play_through(rules, PolicySet(play="counting"), range(500))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", PRESETS)
+def test_two_thousand_hands_played_by_policy_players(rules):
+    """The proof with our policies as the players: 2,000 seeded hands of each preset, each
+    seat's decisions asked one at a time, the engine's auction, cards and scores."""
+    play_through(rules, PolicySet(), range(2000))
