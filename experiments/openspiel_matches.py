@@ -2,7 +2,7 @@
 
 Duplicate matches at the stepwise table (``compare openspiel:ismcts:N POLICIES``): IS-MCTS
 with random rollouts, ``SIMULATIONS`` a decision, worlds sampled by
-``pinochle_sim.agents.worlds``, against ``counting`` and against ``pimc`` (16 worlds from trick
+``pinochle_sim.agents.determinize``, against ``counting`` and against ``pimc`` (16 worlds from trick
 7), the engine's deals of seed 0, partnership. Each match writes pairs.csv, summary.csv and
 summary.json; the README says what the figures mean and what limits them. Run with
 ``python experiments/openspiel_matches.py [DEALS]`` (minutes per ten deals: IS-MCTS is Python).
@@ -51,7 +51,7 @@ def readme() -> None:
         f"with the seats swapped (`pinochle-sim compare openspiel:ismcts:{SIMULATIONS} "
         "play=counting --hands N`). IS-MCTS: OpenSpiel's Python implementation, random-rollout "
         f"evaluator, {SIMULATIONS} simulations a decision, UCT c = 2, worlds from "
-        "`pinochle_sim.agents.worlds` (the hidden cards dealt again, melds and voids kept). "
+        "`pinochle_sim.agents.determinize` (the hidden cards dealt again, melds and voids kept). "
         "It decides everything its seats decide: bids, trump, the pass, the throw-in, cards.\n\n"
         "| IS-MCTS against | deals | IS-MCTS minus it, per deal (95% CI) | IS-MCTS score/hand | "
         "its score/hand | IS-MCTS CPU a decision | its CPU a decision |\n"
@@ -59,8 +59,8 @@ def readme() -> None:
         "**What limits the comparison.** IS-MCTS with random rollouts values a bid by hands "
         "played out at random, so it bids with no sense of what its cards are worth, and a "
         "deal's score is dominated by the auction; a hundred simulations a decision is a small "
-        "budget for a game of about 60 decisions a seat with hidden cards; the match is short "
-        "(the Python search costs about a quarter of a second a decision), so the intervals "
+        "budget for a hand of about 15 decisions a seat, most with hidden cards; the match is "
+        "short (the Python search costs about a quarter of a second a decision), so the intervals "
         "are wide. The figures show where a general-purpose search stands without pinochle "
         "knowledge, not how strong IS-MCTS can be with an evaluator or bidding of its own.\n\n"
         "Data: `ismcts_vs_*/pairs.csv` (one row per deal), `summary.csv`, `summary.json`; made "

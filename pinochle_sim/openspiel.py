@@ -22,6 +22,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from pinochle_sim.agents.determinize import sample_world
 from pinochle_sim.agents.duplicate import duplicate_match, summary
 from pinochle_sim.agents.players import PolicyPlayer
 from pinochle_sim.agents.stepwise import (
@@ -35,7 +36,6 @@ from pinochle_sim.agents.stepwise import (
     table_rules,
 )
 from pinochle_sim.agents.views import info_string, info_tensor, tensor_size
-from pinochle_sim.agents.worlds import sample_world
 from pinochle_sim.policies import PolicySet
 
 GAME_NAME = "python_pinochle"
@@ -195,7 +195,7 @@ def ismcts_bot(
 ) -> Any:  # fmt: skip
     """OpenSpiel's IS-MCTS (its Python implementation) for ``python_pinochle``: a random-
     rollout evaluator, ``simulations`` a decision, worlds from
-    :func:`pinochle_sim.agents.worlds.sample_world` (the seat's hidden cards dealt again)."""
+    :func:`pinochle_sim.agents.determinize.sample_world` (the seat's hidden cards dealt again)."""
     if simulations < 1:
         raise ValueError(f"IS-MCTS needs at least one simulation a decision, got {simulations}")
     rs = np.random.RandomState(seed)

@@ -5,7 +5,7 @@ Every command parses its options, calls the library through the package top
 The commands come in groups, a module each: run folders (:mod:`.simulating`: ``run``, ``info``,
 ``export``), single hands and positions (:mod:`.inspecting`: ``show``, ``solve``, ``meld``,
 ``exact``), studies (:mod:`.studies`: ``report``, ``compare``, ``sweep``; :mod:`.advising`:
-``advise``; :mod:`.agents`: ``compare`` with an OpenSpiel agent), charts over several runs
+``advise``; :mod:`.matching`: ``compare`` with an OpenSpiel agent), charts over several runs
 (:mod:`.charting`: ``chart``), reference tables (:mod:`.reference`: ``rules``, ``policies``,
 ``schema``) and the benchmarks (:mod:`.timing`: ``bench``); :mod:`.options` holds what they
 share, :mod:`.progress` the progress line, :mod:`.main` the group.

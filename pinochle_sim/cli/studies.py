@@ -1,5 +1,5 @@
 """Studies: ``report`` (every chart and table of a run folder), ``compare`` (a duplicate match of
-two policy sets, or of one against an OpenSpiel agent: :mod:`.agents`) and ``sweep`` (one
+two policy sets, or of one against an OpenSpiel agent: :mod:`.matching`) and ``sweep`` (one
 parameter over a range); ``advise`` is in :mod:`.advising`.
 
 The analysis layer (pandas and matplotlib) loads only when one of these commands runs: its
@@ -17,7 +17,7 @@ from pinochle_sim import (
     Ruleset,
     beside,
 )
-from pinochle_sim.cli.agents import agent_compare
+from pinochle_sim.cli.matching import agent_compare
 from pinochle_sim.cli.options import (
     PolicySpecParam,
     RunLocation,

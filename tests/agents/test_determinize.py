@@ -8,10 +8,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from pinochle_sim.agents.determinize import _faces, _voids, sample_world
 from pinochle_sim.agents.players import PolicyPlayer
 from pinochle_sim.agents.stepwise import CHANCE, DONE, PLAY, Table, table_rules
 from pinochle_sim.agents.views import info_string, info_tensor
-from pinochle_sim.agents.worlds import _faces, _voids, sample_world
 
 
 @pytest.mark.parametrize("rules", ["partnership", "three-hand"])
