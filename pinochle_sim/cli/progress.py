@@ -159,7 +159,10 @@ class Progress(Observer):
         rate = new / upto if upto > 0 and new else 0.0
         left = self.total - self.done
         if rate:
-            eta = f"ETA {_duration(max(left / rate - (now - self.last_done), 0.0))}"
+            wait = left / rate - (now - self.last_done)
+            if wait <= 0 and left:  # overdue: the pace over all the time so far
+                wait = left * elapsed / new
+            eta = f"ETA {_duration(wait)}"
         elif self.planned_s is not None:  # nothing finished yet: the estimate's figure
             eta = f"ETA {_duration(max(self.planned_s - elapsed, 0.0))} (estimated, "
             eta += f"{elapsed:.0f} s so far)"

@@ -447,3 +447,16 @@ def test_a_long_compile_gets_a_line_every_ten_seconds(monkeypatch, capsys):
         "  still compiling: 21 s of about 80 s",
         "compiled in 21 s",
     ]
+
+
+def test_an_overdue_eta_falls_back_to_the_pace_so_far(monkeypatch, capsys):
+    clock = Clock()
+    monkeypatch.setattr(progress_module.time, "perf_counter", clock)
+    bar = Progress(40, unit="deals", tty=False, heartbeat=False)
+    bar.update(0)
+    clock.now = 38.0
+    bar.update(38)  # 1 a second: 2 left, 2 s
+    clock.now = 60.0  # 22 s on, none more: not "ETA 0 s" but 2 at 38 in 60 s
+    bar.tick()
+    bar.close()
+    assert capsys.readouterr().err.splitlines()[-1].endswith("ETA    3 s")
