@@ -39,6 +39,7 @@ def test_greedy_players_play_the_engines_hands(rules):
     play_through(rules, PolicySet(), range(150))
 
 
+@pytest.mark.slow  # its kernels' compile (about 50 s) is kept out of make test
 def test_counting_players_play_the_engines_hands():
     play_through("partnership", PolicySet(play="counting"), range(150))
 
