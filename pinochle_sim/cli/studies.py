@@ -187,6 +187,8 @@ def compare_command(
     default; the [agents] extra): played here a decision at a time, CPU per decision printed.
     """
     n = parse_count(hands_text)
+    if a[0] == b[0]:  # the same spec twice: a valid control match, its sides told apart
+        a, b = (f"{a[0]} (A)", a[1]), (f"{b[0]} (B)", b[1])
     if a[1] is None or b[1] is None:  # an OpenSpiel agent: the stepwise table, this process
         agent_compare(a, b, n, seed, ruleset, out, overwrite, by, cluster)
         return
