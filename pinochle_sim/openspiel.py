@@ -36,7 +36,9 @@ from pinochle_sim.agents.stepwise import (
     table_rules,
 )
 from pinochle_sim.agents.views import info_string, info_tensor, tensor_size
+from pinochle_sim.core.cards import hand_faces
 from pinochle_sim.policies import PolicySet
+from pinochle_sim.rules.arrays import RA_DISCARD, RA_PASS
 
 GAME_NAME = "python_pinochle"
 DEFAULT_PARAMS: dict[str, Any] = {"rules": "partnership", "dealer": 0}
@@ -63,8 +65,9 @@ def _info(rules: str) -> pyspiel.GameInfo:
     tr = table_rules(rules)
     # the longest hand: every card dealt, the longest auction, trump, the exchange, the
     # throw-in decision and every card played
-    length = (tr.players * tr.hand_size + tr.widow + MAX_CALLS + 1 + 2 * int(tr.ra[9])
-              + int(tr.ra[25]) + 1 + tr.players * tr.hand_size)  # fmt: skip
+    exchange = 2 * int(tr.ra[RA_PASS]) + int(tr.ra[RA_DISCARD])
+    length = tr.players * tr.hand_size + tr.widow + MAX_CALLS + 1 + exchange + 1
+    length += tr.players * tr.hand_size
     bound = float(tr.max_bid * 10)  # far above any meld plus trick points
     return pyspiel.GameInfo(
         num_distinct_actions=NUM_ACTIONS,
@@ -136,7 +139,7 @@ class PinochleState(pyspiel.State):
     def __str__(self) -> str:
         t = self.table
         hands = " | ".join(
-            " ".join(action_name(t.tr, f) for f in _faces(h)) for h in t.hands
+            " ".join(action_name(t.tr, f) for f in hand_faces(h)) for h in t.hands
         )  # fmt: skip
         return f"phase {t.phase} · hands {hands} · calls {t.calls} · tricks {t.tricks}"
 
@@ -144,10 +147,6 @@ class PinochleState(pyspiel.State):
         new = PinochleState(self.get_game())
         new.table = self.table.copy()
         return new
-
-
-def _faces(hand: int) -> list[int]:
-    return [f for f in range(24) for _ in range(((hand >> f) & 1) + ((hand >> (24 + f)) & 1))]
 
 
 class PinochleObserver:

@@ -20,19 +20,8 @@ from collections import Counter
 import numpy as np
 
 from pinochle_sim.agents.stepwise import DEAL, RETURN, Table
-from pinochle_sim.core.tricks import add_card
+from pinochle_sim.core.cards import encode_faces, hand_faces
 from pinochle_sim.rules.arrays import RA_FOLLOW, RA_TRUMP
-
-
-def _faces(hand: int) -> list[int]:
-    return [f for f in range(24) for _ in range(((hand >> f) & 1) + ((hand >> (24 + f)) & 1))]
-
-
-def _packed(faces: list[int]) -> int:
-    h = 0
-    for f in faces:
-        h = add_card(h, f)
-    return h
 
 
 def _voids(t: Table) -> list[set[int]]:
@@ -75,7 +64,7 @@ def sample_world(t: Table, seat: int, rng: np.random.Generator, tries: int = 200
         mine = t.returned if seat == t.bidder else t.given
         back = t.given if seat == t.bidder else t.returned
         must[mate] |= (Counter(mine) - Counter(back)) - played[mate]
-    seen = Counter(_faces(t.hands[seat]))
+    seen = Counter(hand_faces(t.hands[seat]))
     for s in range(p):
         seen += played[s]
     if seat == t.bidder and t.tr.widow and t.trump >= 0:
@@ -85,7 +74,7 @@ def sample_world(t: Table, seat: int, rng: np.random.Generator, tries: int = 200
         if s != seat:
             must[s] = must[s] & pool  # never more than is left
             pool -= must[s]
-    sizes = [len(_faces(t.hands[s])) for s in range(p)]
+    sizes = [len(hand_faces(t.hands[s])) for s in range(p)]
     voids = _voids(t)
     cards = list(pool.elements())
     hands: list[list[int]] = []
@@ -98,10 +87,10 @@ def sample_world(t: Table, seat: int, rng: np.random.Generator, tries: int = 200
     used = Counter()
     for s in range(p):
         if s != seat:
-            world.hands[s] = _packed(hands[s])
+            world.hands[s] = encode_faces(hands[s])
             used += Counter(hands[s])
     if t.tr.widow and t.trump < 0:  # the widow is not taken yet: nobody has seen it
-        world.widow = _packed(list((Counter(cards) - used).elements()))
+        world.widow = encode_faces(list((Counter(cards) - used).elements()))
     return world
 
 

@@ -31,6 +31,7 @@ from pinochle_sim.agents.stepwise import (
     Table,
     bid_action,
 )
+from pinochle_sim.core.cards import encode_faces, hand_faces
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_DISCARD, STREAM_PASS, STREAM_PLAY, stream_init
 from pinochle_sim.core.tricks import PLANE, add_card, beaters, legal_mask
@@ -58,10 +59,12 @@ from pinochle_sim.policies.play import pack_points
 from pinochle_sim.policies.slots import PP_BID, PP_CONCEDE, PP_DISCARD, PP_PASS, PP_PLAY
 from pinochle_sim.policies.view import PlayView, pack_trick_rules
 from pinochle_sim.rules.arrays import (
+    RA_DISCARD,
     RA_FOLLOW,
     RA_HEAD,
     RA_LAST,
     RA_PARTNERS,
+    RA_PASS,
     RA_PLAYERS,
     RA_POINTS,
     RA_TRUMP,
@@ -176,17 +179,6 @@ def _card(
     return play_card(bundle, pp[seat, PP_PLAY], view, play_params(pp, seat), rs, work)
 
 
-def _packed(faces: list[int]) -> int:
-    h = 0
-    for f in faces:
-        h = add_card(h, f)
-    return h
-
-
-def _faces(hand: int) -> list[int]:
-    return [f for f in range(24) for _ in range(((hand >> f) & 1) + ((hand >> (24 + f)) & 1))]
-
-
 class PolicyPlayer:
     """A policy set as a player at a :class:`~.stepwise.Table`: :meth:`decide` gives the
     action of ``seat`` at the table's current state. ``seed`` and ``hand`` key the streams of
@@ -211,12 +203,12 @@ class PolicyPlayer:
             return PASS_ACTION if call < 0 or call > tr.max_bid else bid_action(tr, call)
         if t.phase in (GIVE, RETURN, DISCARD):
             done = {GIVE: t.given, RETURN: t.returned, DISCARD: t.discards}[t.phase]
-            before = _packed(_faces(t.hands[seat]) + done)  # the hand when the phase began
+            before = encode_faces(hand_faces(t.hands[seat]) + done)  # the hand when the phase began
             kind = {GIVE: 0, RETURN: 1, DISCARD: 2}[t.phase]
-            n = {GIVE: tr.ra[9], RETURN: tr.ra[9], DISCARD: tr.ra[25]}[t.phase]
+            n = tr.ra[RA_DISCARD] if t.phase == DISCARD else tr.ra[RA_PASS]
             chosen = _exchange(self.bundle, tr.ma, self.pp, kind, seat, before, int(n),
                                t.trump, self.seed, hand * DECISIONS + kind)  # fmt: skip
-            left = _faces(chosen)
+            left = hand_faces(chosen)
             for f in done:
                 left.remove(f)
             return left[0]
@@ -230,13 +222,13 @@ class PolicyPlayer:
         tr = t.tr
         shown = np.zeros(4, dtype=np.int64)
         for s in range(tr.players):
-            shown[s] = _packed(t.meld_cards[s])
+            shown[s] = encode_faces(t.meld_cards[s])
         near = tr.partners and seat in (t.bidder, (t.bidder + 2) % 4)
-        gave = _packed(t.given) if near else 0
-        returned = _packed(t.returned) if near else 0
+        gave = encode_faces(t.given) if near else 0
+        returned = encode_faces(t.returned) if near else 0
         mine = seat == t.bidder
         widow = t.widow if mine and tr.widow else 0
-        laid = _packed(t.discards) if mine else 0
+        laid = encode_faces(t.discards) if mine else 0
         faces = np.array([f for _, c in t.tricks for f in c] or [0], dtype=np.int64)
         n = sum(len(c) for _, c in t.tricks)
         return int(_card(self.bundle, tr.ra, tr.ma, self.pp, seat, t.hands[seat], shown,

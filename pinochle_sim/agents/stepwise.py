@@ -32,12 +32,12 @@ import numpy as np
 
 from pinochle_sim.core.cards import (
     NUM_FACES,
-    RANKS,
     SUITS,
     card_name,
-    encode_faces,
+    hand_faces,
 )
 from pinochle_sim.core.tricks import PLANE, add_card, beaters, legal_mask, rank_of, remove_card
+from pinochle_sim.engines.auction.passing import _add_all
 from pinochle_sim.engines.auction.scoring import _score_bidding, _score_other
 from pinochle_sim.rules import Ruleset, resolve_rules
 from pinochle_sim.rules.arrays import (
@@ -176,14 +176,6 @@ def bid_action(tr: TableRules, bid: int) -> int:
     return BID_ACTION + i
 
 
-def _faces_of(hand: int) -> list[int]:
-    """Every card of a packed hand, as faces (a face twice when both copies are held)."""
-    out = []
-    for f in range(NUM_FACES):
-        out += [f] * (((hand >> f) & 1) + ((hand >> (24 + f)) & 1))
-    return out
-
-
 @dataclass
 class Table:
     """One hand of an auction preset (see the module docstring). ``dealer`` deals; seat
@@ -287,7 +279,7 @@ class Table:
         if ph == TRUMP:
             return list(range(TRUMP_ACTION, TRUMP_ACTION + 4))
         if ph in (GIVE, RETURN, DISCARD):
-            return sorted(set(_faces_of(self.hands[self.current_player()])))
+            return sorted(set(hand_faces(self.hands[self.current_player()])))
         if ph == CONCEDE:
             return [CONCEDE_ACTION, PLAY_ON_ACTION]
         if ph == PLAY:
@@ -421,7 +413,7 @@ class Table:
     def _meld_faces(self, hand: int) -> list[int]:
         """The cards a hand shows with its meld (the engine's :func:`~pinochle_sim.rules.meld.
         meld_shown`: a card serving several melds shows once)."""
-        return _faces_of(int(meld_shown(hand, self.trump, self.tr.ma)))
+        return hand_faces(int(meld_shown(hand, self.trump, self.tr.ma)))
 
     def _on_bid_side(self, seat: int) -> bool:
         return self.tr.side(seat) == self.tr.side(self.bidder)
@@ -484,12 +476,6 @@ class Table:
         return [float(self.scores[self.tr.side(s)]) for s in range(self.tr.players)]
 
 
-def _add_all(hand: int, cards: int) -> int:
-    for f in _faces_of(cards):
-        hand = add_card(hand, f)
-    return hand
-
-
 __all__ = [
     "BID_ACTION",
     "CHANCE",
@@ -498,13 +484,11 @@ __all__ = [
     "NUM_ACTIONS",
     "PASS_ACTION",
     "PLAY_ON_ACTION",
-    "RANKS",
     "TERMINAL",
     "TRUMP_ACTION",
     "Table",
     "TableRules",
     "action_name",
     "bid_action",
-    "encode_faces",
     "table_rules",
 ]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from pinochle_sim.agents.stepwise import MAX_CALLS, PHASES, Table, TableRules
-from pinochle_sim.core.cards import NUM_FACES, SUITS, card_name, format_cards
+from pinochle_sim.core.cards import NUM_FACES, SUITS, card_name, format_cards, hand_faces
 
 CARDS = 2 * NUM_FACES
 """A hand as a tensor: the first copy of each face, then the second."""
@@ -40,13 +40,6 @@ def _cards(out: np.ndarray, at: int, faces: list[int]) -> int:
     return at + CARDS
 
 
-def _hand_faces(hand: int) -> list[int]:
-    out = []
-    for f in range(NUM_FACES):
-        out += [f] * (((hand >> f) & 1) + ((hand >> (24 + f)) & 1))
-    return out
-
-
 def _sees_pass(t: Table, seat: int) -> bool:
     return t.bidder >= 0 and seat in (t.bidder, (t.bidder + 2) % 4) and t.tr.partners
 
@@ -62,8 +55,8 @@ def info_tensor(t: Table, seat: int) -> np.ndarray:
     out[at + t.dealer] = 1.0
     at += p
     dealing = t.n_dealt < t.cards_to_deal
-    at = _cards(out, at, _hand_faces(t.hands[seat]))
-    at = _cards(out, at, [] if dealing else _hand_faces(t.dealt[seat]))
+    at = _cards(out, at, hand_faces(t.hands[seat]))
+    at = _cards(out, at, [] if dealing else hand_faces(t.dealt[seat]))
     for i, (who, bid) in enumerate(t.calls[:MAX_CALLS]):
         row = at + i * (p + 2)
         out[row + who] = 1.0
@@ -88,7 +81,7 @@ def info_tensor(t: Table, seat: int) -> np.ndarray:
     at = _cards(out, at, got if mine else [])
     bidder = seat == t.bidder
     widow_known = bidder and t.phase > 2 and tr.widow
-    at = _cards(out, at, _hand_faces(t.widow) if widow_known else [])
+    at = _cards(out, at, hand_faces(t.widow) if widow_known else [])
     at = _cards(out, at, t.discards if bidder else [])
     for s in range(p):
         at = _cards(out, at, t.meld_cards[s] if t.meld_cards else [])
@@ -113,9 +106,9 @@ def info_string(t: Table, seat: int) -> str:
     lines = [f"seat {seat} · dealer {t.dealer} · rules {tr.rules.name}"]
     if t.n_dealt < t.cards_to_deal:
         lines.append(f"dealing: {t.n_dealt} of {t.cards_to_deal} cards")
-        lines.append(f"cards so far: {format_cards(_hand_faces(t.hands[seat]))}")
+        lines.append(f"cards so far: {format_cards(hand_faces(t.hands[seat]))}")
         return "\n".join(lines)
-    lines.append(f"dealt: {format_cards(_hand_faces(t.dealt[seat]))}")
+    lines.append(f"dealt: {format_cards(hand_faces(t.dealt[seat]))}")
     if t.calls:
         calls = " ".join(f"{w}:{'pass' if b < 0 else b}" for w, b in t.calls)
         lines.append(f"auction: {calls}")
@@ -130,7 +123,7 @@ def info_string(t: Table, seat: int) -> str:
         if got:
             lines.append(f"received: {' '.join(card_name(f) for f in got)}")
     if seat == t.bidder and tr.widow and t.phase > 2:
-        lines.append(f"widow: {format_cards(_hand_faces(t.widow))}")
+        lines.append(f"widow: {format_cards(hand_faces(t.widow))}")
         if t.discards:
             lines.append(f"discarded: {' '.join(card_name(f) for f in t.discards)}")
     if t.melds:
@@ -144,7 +137,7 @@ def info_string(t: Table, seat: int) -> str:
     for k, (leader, cards) in enumerate(t.tricks):
         if cards:
             lines.append(f"trick {k + 1}: {leader} led {' '.join(card_name(f) for f in cards)}")
-    lines.append(f"hand: {format_cards(_hand_faces(t.hands[seat]))}")
+    lines.append(f"hand: {format_cards(hand_faces(t.hands[seat]))}")
     lines.append(f"now: {PHASES[t.phase]}")  # e.g. a bidder who played on is past the throw-in
     if t.phase == 8:
         lines.append(f"scores: {' '.join(str(x) for x in t.scores)}")

@@ -8,10 +8,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from pinochle_sim.agents.determinize import _faces, _voids, sample_world
+from pinochle_sim.agents.determinize import _voids, sample_world
 from pinochle_sim.agents.players import PolicyPlayer
 from pinochle_sim.agents.stepwise import CHANCE, DONE, PLAY, Table, table_rules
 from pinochle_sim.agents.views import info_string, info_tensor
+from pinochle_sim.core.cards import hand_faces
 
 
 @pytest.mark.parametrize("rules", ["partnership", "three-hand"])
@@ -31,12 +32,12 @@ def test_worlds_look_the_same_to_the_seat_and_play_on(rules):
             assert info_string(w, seat) == info_string(t, seat)
             assert np.array_equal(info_tensor(w, seat), info_tensor(t, seat))
             assert w.hands[seat] == t.hands[seat]
-            total = Counter(f for h in w.hands for f in _faces(h))
+            total = Counter(f for h in w.hands for f in hand_faces(h))
             if t.trump < 0:  # the widow is still apart
-                total += Counter(_faces(w.widow))
+                total += Counter(hand_faces(w.widow))
             assert all(n <= 2 for n in total.values())
             for s, lacks in enumerate(_voids(t)):
-                assert not any(f // 6 in lacks for f in _faces(w.hands[s])) or s == seat
+                assert not any(f // 6 in lacks for f in hand_faces(w.hands[s])) or s == seat
             if t.phase == PLAY:  # each seat's shown meld not yet played (as far as anyone can
                 played = [Counter() for _ in range(tr.players)]  # tell) is where it was
                 for leader, cards in t.tricks:
@@ -45,7 +46,7 @@ def test_worlds_look_the_same_to_the_seat_and_play_on(rules):
                 for s in range(tr.players):
                     if s != seat:
                         left = Counter(t.meld_cards[s]) - played[s]
-                        assert left <= Counter(_faces(w.hands[s]))
+                        assert left <= Counter(hand_faces(w.hands[s]))
             on = w.copy()
             while on.phase != DONE:  # every action the players take there is legal
                 on.apply(player.decide(on, on.current_player(), g))
