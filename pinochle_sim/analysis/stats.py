@@ -167,6 +167,64 @@ def int_bincount(keys: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray
     return out
 
 
+class Blocks:
+    """Observations laid out in blocks of one per hand, without building them: block ``j``'s
+    observation of hand ``i`` has the key ``base[j] + lut[x[j, i]]`` and the value
+    ``v[vrow[j], i]``. Their order is block after block, as the blocks' keys and values laid
+    end to end would be (what :meth:`ClusterSpread.add_hands` takes).
+
+    ``x`` is a 2-D array of non-negative integers (blocks, hands); ``lut`` maps each of its
+    values to a key (the identity, or a bucket table); ``v`` holds the value rows that ``vrow``
+    picks from, one per block."""
+
+    def __init__(
+        self,
+        x: np.ndarray,
+        v: np.ndarray,
+        lut: np.ndarray | None = None,
+        base: np.ndarray | None = None,
+        vrow: np.ndarray | None = None,
+    ) -> None:
+        self.x = np.ascontiguousarray(x)
+        self.v = np.ascontiguousarray(v)
+        if self.x.dtype.kind not in "iu" or self.v.dtype.kind not in "iu":
+            raise ValueError("blocks hold integer observations")
+        blocks, hands = self.x.shape
+        top = int(self.x.max(initial=0))
+        if self.x.size and int(self.x.min()) < 0:
+            raise ValueError("block keys are built from non-negative integers")
+        self.lut = np.arange(top + 1, dtype=np.int64) if lut is None else np.asarray(lut, np.int64)
+        if len(self.lut) <= top:
+            raise ValueError("the key table does not cover every value of the blocks")
+        self.base = np.zeros(blocks, np.int64) if base is None else np.asarray(base, np.int64)
+        rows = np.arange(blocks) if vrow is None else vrow
+        self.vrow = np.asarray(rows, dtype=np.int64)
+        if len(self.base) != blocks or len(self.vrow) != blocks or self.v.shape[1] != hands:
+            raise ValueError("one key base and one value row per block, one column per hand")
+        if blocks and (int(self.vrow.min()) < 0 or int(self.vrow.max()) >= self.v.shape[0]):
+            raise ValueError("a value row outside the value rows")
+
+    @property
+    def hands(self) -> int:
+        return self.x.shape[1]
+
+    def key_max(self) -> int:
+        """The largest key (-1 without observations)."""
+        return stats_kernels.block_key_max(self.x, self.lut, self.base)
+
+    def keys(self) -> np.ndarray:
+        """Every observation's key, block after block (a slow path for checks)."""
+        return (self.base[:, None] + self.lut[self.x]).ravel()
+
+    def values(self) -> np.ndarray:
+        """Every observation's value, block after block (a slow path for checks)."""
+        return self.v[self.vrow].ravel()
+
+
+NO_ROWS = np.zeros((0, 0), dtype=np.int64)
+NO_SUMS = np.zeros(0, dtype=np.int64)
+
+
 class Moments:
     """Per group: the count, sum and sum of squares of integer observations, exact (int64),
     gathered chunk by chunk; the groups grow as keys appear."""
@@ -193,6 +251,32 @@ class Moments:
         size = int(keys.max()) + 1
         self.n, self.s1, self.s2 = (_grow(a, size) for a in (self.n, self.s1, self.s2))
         stats_kernels.add_moments(keys, v, self.n, self.s1, self.s2)
+
+    def add_blocks(
+        self, b: Blocks, hist: Histogram | None = None, xsum: np.ndarray | None = None
+    ) -> None:
+        """:meth:`add` for observations in blocks (the same sums). ``hist`` counts the values
+        too; ``xsum`` (one int64 entry per group) gets each observation's ``x`` added."""
+        if not b.x.size:
+            return
+        if b.v.size and int(b.v.min()) < 0 and hist is not None:
+            raise ValueError("grouped_quantiles needs non-negative integers")
+        size = b.key_max() + 1
+        if int(b.base.min()) < 0 or int(b.lut.min()) < 0:
+            raise ValueError("group keys are non-negative")
+        self.n, self.s1, self.s2 = (_grow(a, size) for a in (self.n, self.s1, self.s2))
+        rows = NO_ROWS
+        if hist is not None:
+            hist.fit(size, int(b.v.max()) + 1)
+            rows = hist.counts
+        sums = NO_SUMS
+        if xsum is not None:
+            if len(xsum) < size or xsum.dtype != np.int64:
+                raise ValueError("one int64 sum per group")
+            sums = xsum
+        stats_kernels.add_block_moments(
+            b.x, b.lut, b.base, b.v, b.vrow, self.n, self.s1, self.s2, rows, sums
+        )
 
     def sums(self, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(n, s1, s2) of the first ``n_groups`` groups."""
@@ -272,6 +356,19 @@ class ClusterSpread:
         mu = np.asarray(mean, dtype=np.float64)
         stats_kernels.add_hand_spread(keys, v, hands, mu, np.empty(g), touched, self.ss, self.c)
 
+    def add_hand_blocks(self, b: Blocks, mean: np.ndarray) -> None:
+        """:meth:`add_hands` for observations in blocks (the same sums in the same order)."""
+        if not b.x.size:
+            return
+        g = self.n_groups
+        if int(b.base.min()) < 0 or int(b.lut.min()) < 0 or b.key_max() >= g:
+            raise ValueError("a group key outside the table's groups")
+        touched = np.zeros(g, dtype=np.int64)
+        mu = np.asarray(mean, dtype=np.float64)
+        stats_kernels.add_block_hand_spread(
+            b.x, b.lut, b.base, b.v, b.vrow, mu, np.empty(g), touched, self.ss, self.c
+        )
+
     def se(self, n: np.ndarray) -> np.ndarray:
         """The cluster-robust standard error of each group's mean (``n``: its observations)."""
         n = np.asarray(n, dtype=float)
@@ -298,6 +395,12 @@ class Histogram:
             if int(keys.min()) < 0 or int(keys.max()) >= self.counts.shape[0]:
                 raise ValueError("a group key outside the histogram's groups")
             stats_kernels.add_histogram(keys, v, self.counts)
+
+    def fit(self, groups: int, width: int) -> None:
+        """Make room for values below ``width``; the groups are fixed (below ``groups``)."""
+        if groups > self.counts.shape[0]:
+            raise ValueError("a group key outside the histogram's groups")
+        self.counts = _grow(self.counts, width)
 
     def quantiles(self, qs: tuple[float, ...] = (0.1, 0.5, 0.9)) -> np.ndarray:
         """Exact lower quantiles per group, shape ``(n_groups, len(qs))`` (NaN: no data)."""

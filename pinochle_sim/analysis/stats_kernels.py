@@ -125,3 +125,81 @@ def add_tail_counts(values: np.ndarray, h1: np.ndarray, h2: np.ndarray, ranked: 
             ranked[q] = v
         for j in range(m):
             h2[ranked[j]] += 2 * j + 1
+
+
+@jit(entry=True)
+def block_key_max(x: np.ndarray, lut: np.ndarray, base: np.ndarray) -> int:
+    """The largest key ``base[j] + lut[x[j, i]]`` of the blocks (-1 when there is none)."""
+    top = -1
+    for j in range(x.shape[0]):
+        b = base[j]
+        for i in range(x.shape[1]):
+            k = b + lut[x[j, i]]
+            if k > top:
+                top = k
+    return top
+
+
+@jit(entry=True)
+def add_block_moments(
+    x: np.ndarray,
+    lut: np.ndarray,
+    base: np.ndarray,
+    v: np.ndarray,
+    vrow: np.ndarray,
+    n: np.ndarray,
+    s1: np.ndarray,
+    s2: np.ndarray,
+    hist: np.ndarray,
+    xsum: np.ndarray,
+) -> None:
+    """:func:`add_moments` for observations in blocks (see :class:`~.stats.Blocks`): block
+    ``j``'s observation of hand ``i`` has key ``base[j] + lut[x[j, i]]`` and value
+    ``v[vrow[j], i]``. With rows in ``hist``, the value is also counted there; with entries in
+    ``xsum``, ``x[j, i]`` is added to its key's entry."""
+    counted = hist.shape[0] > 0
+    summed = xsum.shape[0] > 0
+    for j in range(x.shape[0]):
+        b = base[j]
+        r = vrow[j]
+        for i in range(x.shape[1]):
+            xi = x[j, i]
+            k = b + lut[xi]
+            val = np.int64(v[r, i])
+            n[k] += 1
+            s1[k] += val
+            s2[k] += val * val
+            if counted:
+                hist[k, val] += 1
+            if summed:
+                xsum[k] += xi
+
+
+@jit(entry=True)
+def add_block_hand_spread(
+    x: np.ndarray,
+    lut: np.ndarray,
+    base: np.ndarray,
+    v: np.ndarray,
+    vrow: np.ndarray,
+    mean: np.ndarray,
+    resid: np.ndarray,
+    touched: np.ndarray,
+    ss: np.ndarray,
+    c: np.ndarray,
+) -> None:
+    """:func:`add_hand_spread` for observations in blocks (see :func:`add_block_moments`),
+    each hand a cluster: the same sums in the same order as on the blocks laid end to end."""
+    for h in range(x.shape[1]):
+        for j in range(x.shape[0]):
+            k = base[j] + lut[x[j, h]]
+            if touched[k] == 0:
+                touched[k] = 1
+                resid[k] = 0.0
+            resid[k] += np.float64(v[vrow[j], h]) - mean[k]
+        for k in range(ss.shape[0]):
+            if touched[k] != 0:
+                r = resid[k]
+                ss[k] += r * r
+                c[k] += 1
+                touched[k] = 0

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pinochle_sim.analysis import stats
-from pinochle_sim.analysis.stats import ClusterSpread, Histogram, Moments, TailCounts
+from pinochle_sim.analysis.stats import Blocks, ClusterSpread, Histogram, Moments, TailCounts
 
 
 def _data(seed: int, n: int, groups: int, top: int = 300):
@@ -87,6 +87,56 @@ def test_hand_blocks_give_what_cluster_ids_give():
     assert by_blocks.c.tolist() == by_ids.c.tolist()
     with pytest.raises(ValueError, match="whole blocks"):
         by_blocks.add_hands(keys[:-1], values[:-1], hands, mean)
+
+
+def _blocks(seed: int, hands: int) -> tuple[Blocks, int]:
+    """Eight blocks: keys from a bucket table of x plus a per-block base, values from rows
+    of v picked out of order (as a partner's meld is)."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 40, (8, hands)).astype(np.int8)
+    v = rng.integers(0, 300, (8, hands)).astype(np.int16)
+    lut = np.arange(40) // 7  # six buckets
+    base = np.array([0, 6, 0, 6, 12, 0, 12, 6])
+    vrow = np.array([2, 3, 0, 1, 6, 7, 4, 5])
+    return Blocks(x, v, lut=lut, base=base, vrow=vrow), 18
+
+
+def test_blocks_give_what_their_keys_and_values_laid_end_to_end_give():
+    """The block kernels against the plain path on the observations written out one by one
+    (the slow Python sums and the whole-array cluster spread)."""
+    b, groups = _blocks(8, 2_500)
+    keys = (b.base[:, None] + b.lut[b.x.astype(np.int64)]).ravel()
+    values = b.v[b.vrow].ravel()
+    assert b.keys().tolist() == keys.tolist() and b.values().tolist() == values.tolist()
+    assert b.key_max() == int(keys.max())
+    m, hist, xsum = Moments(), Histogram(groups), np.zeros(groups, dtype=np.int64)
+    m.add_blocks(b, hist=hist, xsum=xsum)
+    n, s1, s2 = m.sums(groups)
+    assert (n.tolist(), s1.tolist(), s2.tolist()) == _slow_moments(keys, values, groups)
+    plain = Histogram(groups)
+    plain.add(keys, values)
+    assert np.array_equal(hist.counts, plain.counts)
+    x_all = b.x.astype(np.int64).ravel()
+    assert xsum.tolist() == [int(x_all[keys == k].sum()) for k in range(groups)]
+    mean = np.random.default_rng(9).uniform(0, 300, groups)
+    by_blocks = ClusterSpread(groups)
+    by_blocks.add_hand_blocks(b, mean)
+    ss, seen = _slow_spread(keys, values, np.tile(np.arange(b.hands), 8), mean, groups)
+    assert by_blocks.ss.tolist() == ss and by_blocks.c.tolist() == seen
+
+
+def test_blocks_refuse_what_they_cannot_hold():
+    x, v = np.zeros((2, 3), np.int16), np.ones((2, 3), np.int16)
+    with pytest.raises(ValueError, match="non-negative"):
+        Blocks(x - 1, v)
+    with pytest.raises(ValueError, match="integer"):
+        Blocks(x, v.astype(float))
+    with pytest.raises(ValueError, match="cover"):
+        Blocks(x + 5, v, lut=np.arange(3))
+    with pytest.raises(ValueError, match="value row"):
+        Blocks(x, v, vrow=np.array([0, 2]))
+    with pytest.raises(ValueError, match="outside"):
+        ClusterSpread(1).add_hand_blocks(Blocks(x + 1, v), np.zeros(1))
 
 
 def test_cluster_spread_in_chunks_adds_in_the_whole_arrays_order():

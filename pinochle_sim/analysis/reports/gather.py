@@ -24,7 +24,16 @@ import pandas as pd
 import pyarrow as pa
 
 from pinochle_sim.analysis.reports.load import Data
-from pinochle_sim.analysis.stats import ClusterSpread, Moments, deff_of, moments, wilson, with_se
+from pinochle_sim.analysis.stats import (
+    Blocks,
+    ClusterSpread,
+    Histogram,
+    Moments,
+    deff_of,
+    moments,
+    wilson,
+    with_se,
+)
 from pinochle_sim.runs.store.location import location
 from pinochle_sim.runs.store.read import iter_parts
 
@@ -211,6 +220,18 @@ class MeansTable(_Grouped):
         ``i % hands``): each hand is a cluster."""
         if self.spread is not None:
             self.spread.add_hands(keys, values, hands, self._centre())
+
+    def add_blocks(
+        self, b: Blocks, hist: Histogram | None = None, xsum: np.ndarray | None = None
+    ) -> None:
+        """:meth:`add` for observations in blocks (:class:`~pinochle_sim.analysis.stats.Blocks`),
+        counting their values in ``hist`` and summing their ``x`` in ``xsum`` too."""
+        self.sums.add_blocks(b, hist, xsum)
+
+    def add_hand_blocks(self, b: Blocks) -> None:
+        """:meth:`add_hands` for observations in blocks, each hand a cluster."""
+        if self.spread is not None:
+            self.spread.add_hand_blocks(b, self._centre())
 
     @property
     def groups(self) -> int:

@@ -28,7 +28,7 @@ from pinochle_sim.analysis.reports.gather import (
     gathered,
 )
 from pinochle_sim.analysis.reports.load import Data, rules_of
-from pinochle_sim.analysis.stats import Histogram, TailCounts, int_bincount, wilson
+from pinochle_sim.analysis.stats import Blocks, Histogram, TailCounts, int_bincount, wilson
 from pinochle_sim.rules import Ruleset
 
 SUITS = "shdc"
@@ -160,20 +160,19 @@ class MeldByTrumpLength(Question):
         self.means = MeansTable(26, clustered=True)
         self.hist = Histogram(26)
 
-    def _observations(self, d: Columns) -> tuple[np.ndarray, np.ndarray]:
+    def _observations(self, d: Columns) -> Blocks:
+        """One block per (seat, suit): key suit group * 13 + length, value the meld."""
         seats = [(p, s) for p in range(self.players) for s in SUITS]
-        meld = np.concatenate([d[f"meld_{p}_{s}"] for p, s in seats])
-        length = np.concatenate([d[f"len_{p}_{s}"] for p, s in seats])
-        group = np.repeat(np.tile(SUIT_GROUP, self.players), len(d))
-        return group.astype(np.int64) * 13 + length, meld
+        meld = np.stack([d[f"meld_{p}_{s}"] for p, s in seats])
+        length = np.stack([d[f"len_{p}_{s}"] for p, s in seats])
+        return Blocks(length, meld, base=np.tile(SUIT_GROUP, self.players) * 13)
 
     def add(self, d: Columns, again: bool = False) -> None:
-        keys, meld = self._observations(d)
+        blocks = self._observations(d)
         if again:  # a hand's observations are correlated
-            self.means.add_hands(keys, meld, len(d))
+            self.means.add_hand_blocks(blocks)
             return
-        self.means.add(keys, meld)
-        self.hist.add(keys, meld)
+        self.means.add_blocks(blocks, hist=self.hist)
 
     def table(self) -> pd.DataFrame:
         index = pd.DataFrame(
@@ -355,26 +354,25 @@ class PartnerMeld(Question):
         self.by_length = MeansTable(13, clustered=True)
         self.bidders = MeansTable(nb)
         self.own_meld = np.zeros(nb, dtype=np.int64)  # sums of the own meld of each bucket
-        self.own_count = np.zeros(nb, dtype=np.int64)
         self.bidder_meld = np.zeros(nb, dtype=np.int64)
         self.bidder_count = np.zeros(nb, dtype=np.int64)
 
     def add(self, d: Columns, again: bool = False) -> None:
         n = len(d)
         seats = [(p, s) for p in range(4) for s in SUITS]
-        own = np.concatenate([d[f"meld_{p}_{s}"] for p, s in seats])
-        mate = np.concatenate([d[f"meld_{(p + 2) % 4}_{s}"] for p, s in seats])
-        length = np.concatenate([d[f"len_{p}_{s}"] for p, s in seats])
+        meld = np.stack([d[f"meld_{p}_{s}"] for p, s in seats])  # a block per (seat, suit)
+        length = np.stack([d[f"len_{p}_{s}"] for p, s in seats])
+        mate = np.array([((p + 2) % 4) * 4 + SUITS.index(s) for p, s in seats])
         nb = len(self.buckets)
-        own_keys = _bucket(own, self.buckets)
+        lut = _bucket(np.arange(int(meld.max(initial=0)) + 1), self.buckets)
+        by_meld = Blocks(meld, meld, lut=lut, vrow=mate)  # partner's meld by own meld bucket
+        by_length = Blocks(length, meld, vrow=mate)
         if again:  # the 16 observations of a hand are correlated
-            self.by_meld.add_hands(own_keys, mate, len(d))
-            self.by_length.add_hands(length, mate, len(d))
+            self.by_meld.add_hand_blocks(by_meld)
+            self.by_length.add_hand_blocks(by_length)
             return
-        self.by_meld.add(own_keys, mate)
-        self.by_length.add(length, mate)
-        self.own_count += np.bincount(own_keys, minlength=nb)
-        self.own_meld += int_bincount(own_keys, own, nb)
+        self.by_meld.add_blocks(by_meld, xsum=self.own_meld)
+        self.by_length.add_blocks(by_length)
         bidder = d["bidder"].astype(np.int64)
         pre_b = _seat_trump(d, "meld", bidder)
         post = np.stack([d[f"meld_{p}"] for p in range(4)])
@@ -400,7 +398,8 @@ class PartnerMeld(Question):
         )
 
     def table(self) -> pd.DataFrame:
-        a = self.by_meld.frame(self._meld_index("own meld", self.own_meld, self.own_count))
+        count = self.by_meld.sums.sums(len(self.buckets))[0]  # observations of each bucket
+        a = self.by_meld.frame(self._meld_index("own meld", self.own_meld, count))
         lengths = np.arange(13, dtype=float)
         b = self.by_length.frame(
             pd.DataFrame(
