@@ -81,6 +81,16 @@ nodes), a one-trick minimax to order leads (+2% nodes in partnership, -5% in thr
 twice the cost per lead), 4-way buckets replacing the shallowest entry (+2%), prefetching
 the bucket before the bounds are worked out (no faster), a driver that tests at the edge of
 the interval once it is narrow (no fewer nodes than the binary search).
+
+Partition search, tried and dropped: entries that hold for every position differing only in
+which seat holds which cards of the lowest run of equal points (9, J, Q where they score
+nothing), as long as each seat holds as many of them a suit. The search returned with each
+bound the low ranks its proof compared (a winning low card that a seat holding low cards of
+its suit had to head, the last trick's comparisons, the table's own entries, the lower card
+of an equivalent pair), and an entry kept them. Heading compares low cards in almost every
+trick, so few proofs were general: 10 full partnership deals of seed 0 took 104.9M nodes
+against 114.8M, and 24.1 s against 18.9 s (two probes a look-up and a wider key). With one
+bucket for both kinds of entry, the nodes rose to 406M.
 """
 
 from __future__ import annotations
