@@ -11,7 +11,9 @@ of the package is built from.
 >>> charts.save(fig, "blog/mine", ("png", "svg"))
 
 Questions (:data:`QUESTIONS`): ``go-set`` and ``made-rate`` (by winning bid, by points needed
-from tricks or by the bidding side's trumps), ``bid-vs-meld`` and ``meld-by-trump-length``.
+from tricks or by the bidding side's trumps), ``trick-points`` (the bidding side's trick points,
+by its trumps, the winning bid or the points needed), ``bid-vs-meld`` and
+``meld-by-trump-length``.
 """
 
 from __future__ import annotations

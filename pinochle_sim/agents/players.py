@@ -112,17 +112,17 @@ def _concede(bundle: PolicyBundle, pp: np.ndarray, seat: int) -> bool:
 
 
 @jit
-def _card(
-    bundle: PolicyBundle, ra: np.ndarray, ma: np.ndarray, pp: np.ndarray, seat: int,
-    hand: int, shown: np.ndarray, bidder: int, trump: int, gave: int, returned: int,
-    widow: int, laid: int, faces: np.ndarray, n_faces: int, first: int, hand_size: int,
-    seed: int, key: int,
-) -> int:  # fmt: skip
-    """The card ``seat`` (holding ``hand``) plays after the ``n_faces`` cards ``faces`` of the
-    hand (``first`` led the first trick): the trick loop's bookkeeping replayed as
-    :func:`pinochle_sim.engines.trickplay.play_tricks` keeps it, then the seat's play policy.
-    ``shown`` holds each seat's public meld cards at the first lead (the table's setup needs
-    nothing else of the others' hands); the pass and the widow are what the seat saw."""
+def seat_view(
+    bundle: PolicyBundle, ra: np.ndarray, ma: np.ndarray, seat: int, hand: int,
+    shown: np.ndarray, bidder: int, trump: int, gave: int, returned: int, widow: int,
+    laid: int, faces: np.ndarray, n_faces: int, first: int, hand_size: int,
+) -> tuple[PlayView, np.ndarray]:  # fmt: skip
+    """What ``seat`` (holding ``hand``) sees when it plays after the ``n_faces`` cards
+    ``faces`` of the hand (``first`` led the first trick): its view and the work array with
+    what the table knows, the trick loop's bookkeeping replayed as
+    :func:`pinochle_sim.engines.trickplay.play_tricks` keeps it. ``shown`` holds each seat's
+    public meld cards at the first lead (the table's setup needs nothing else of the others'
+    hands); the pass and the widow are what the seat saw."""
     players = ra[RA_PLAYERS]
     partners = ra[RA_PARTNERS] != 0
     head = ra[RA_HEAD]
@@ -174,6 +174,20 @@ def _card(
     if table:
         work[K_LEADER] = leader
         work[K_TRICK] = on_table
+    return view, work
+
+
+@jit
+def _card(
+    bundle: PolicyBundle, ra: np.ndarray, ma: np.ndarray, pp: np.ndarray, seat: int,
+    hand: int, shown: np.ndarray, bidder: int, trump: int, gave: int, returned: int,
+    widow: int, laid: int, faces: np.ndarray, n_faces: int, first: int, hand_size: int,
+    seed: int, key: int,
+) -> int:  # fmt: skip
+    """The card ``seat`` plays (see :func:`seat_view`) under its play policy, its random
+    stream keyed by ``seed`` and ``key``."""
+    view, work = seat_view(bundle, ra, ma, seat, hand, shown, bidder, trump, gave, returned,
+                           widow, laid, faces, n_faces, first, hand_size)  # fmt: skip
     rs = np.empty(2, dtype=np.uint64)
     stream_init(rs, seed, key, STREAM_PLAY)
     return play_card(bundle, pp[seat, PP_PLAY], view, play_params(pp, seat), rs, work)

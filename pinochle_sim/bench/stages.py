@@ -36,6 +36,7 @@ from pinochle_sim.core import jit
 from pinochle_sim.core.deal import _deal
 from pinochle_sim.core.jit import pjit
 from pinochle_sim.engines import EngineInputs
+from pinochle_sim.policies import PolicySet
 from pinochle_sim.rules.meld import melds_by_trump
 from pinochle_sim.runs.compile import warmup
 from pinochle_sim.runs.simulate.hands import check_memory, engine_inputs, play_hands_array
@@ -245,6 +246,36 @@ COLD_RUN_TARGET = (12.0, 2.0)
 """The same from an empty compile cache, against the minimal engine's cold run."""
 FIRST_OTHER_TARGET = 8.0
 """Seconds for the first run of each other engine's preset after a partnership run."""
+
+
+LEARNED_TARGET = 0.30
+"""``play=learned`` plays at least this share of ``play=counting``'s hands a second."""
+
+
+def learned_speed_line(effort: Effort = Effort()) -> str:
+    """``play=learned`` against ``play=counting``: full partnership hands a second on one
+    thread, both measured here back to back (each kernel compiled or loaded first), and the
+    ratio against :data:`LEARNED_TARGET`."""
+    n = effort.max_hands
+    rates = {}
+    for play in ("counting", "learned"):
+        inputs = engine_inputs("partnership", PolicySet(play=play))
+        warmup.warm(inputs, "play_chunk")
+        ncol = inputs.layout.ncol
+        flat = np.empty(ncol * n, dtype=np.int64)
+
+        def hands(m: int, inputs: EngineInputs = inputs, flat: np.ndarray = flat) -> None:
+            w = inputs.layout.ncol
+            play_hands_array(inputs, 0, 0, m, out=flat[: w * m].reshape(w, m))
+
+        with threads(1):
+            rates[play] = _rate(hands, effort)
+    ratio = rates["learned"] / rates["counting"]
+    met = "met" if ratio >= LEARNED_TARGET else "missed"
+    return (
+        f"play=learned, 1 thread: {rates['learned']:,.0f} hands/s, {ratio:.0%} of "
+        f"play=counting's {rates['counting']:,.0f} (target >= {LEARNED_TARGET:.0%}: {met})"
+    )
 
 
 def stage_line(stage: str, k: int, rate: float) -> str:

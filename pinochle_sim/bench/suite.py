@@ -84,6 +84,8 @@ def bench_lines(
             yield c.line()
         for stage, k, rate in stages.iter_stage_rates(effort):
             yield stages.stage_line(stage, k, rate)
+        if not options.quick:
+            yield stages.learned_speed_line(effort)
     if deals:
         for preset in PRESETS:
             progress = every_seconds(preset, 10.0, notice) if notice else None

@@ -60,14 +60,16 @@ decorators)."""
 
 
 def kernel_sources() -> list[Path]:
-    """Every module whose source can change compiled code: the kernel layers, and any other
-    module that uses :func:`jit` or :func:`pjit`."""
+    """Every file whose content can change compiled code: the modules of the kernel layers,
+    any other module that uses :func:`jit` or :func:`pjit`, and the policies' data files."""
     root = Path(__file__).parent.parent
     out = []
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root).as_posix()
         if rel.startswith(KERNEL_LAYERS) or any(m in path.read_bytes() for m in KERNEL_MARKS):
             out.append(path)
+    # package data that kernels compile in as constants (a learned model's weights)
+    out += sorted(p for p in root.glob("policies/data/*.json"))
     return out
 
 

@@ -29,6 +29,7 @@ from pinochle_sim.policies import (
     calibrated,
     concede,
     counting,
+    learned,
     pass_,
     pimc,
     play,
@@ -123,6 +124,7 @@ def concedes(bundle: PolicyBundle, policy: int, pp: np.ndarray) -> bool:
         "random": play.random_play,
         "counting": counting.counting,
         "pimc": pimc.pimc,
+        "learned": learned.learned,
         "solver": solver_play.solver_play,
     },
 )

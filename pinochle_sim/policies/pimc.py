@@ -156,6 +156,17 @@ def pimc_play(v: PlayView, n_worlds: int, from_trick: int, rs: np.ndarray, work:
     trick = (n_cards - v.n_played) // v.players
     if trick + 1 < from_trick or work.shape[0] == 1 or work[K_SETUP] == 0:
         return _counting_play(v, True, True)
+    world_sums(v, n_worlds, rs, work)
+    return best_total(v, work[W_SUMS : W_SUMS + 24])
+
+
+@jit
+def world_sums(v: PlayView, n_worlds: int, rs: np.ndarray, work: np.ndarray) -> None:
+    """Sample ``n_worlds`` worlds for ``v.seat`` and add up, in the work array's sums
+    (``work[W_SUMS + face]``), each legal card's double-dummy value over them: its side's
+    points from the current trick on (the others' slots are 0)."""
+    legal = v.legal
+    n_cards = popcount(v.played)
     total = world_setup(v, work)
     if total <= 0:
         raise ValueError("pimc: no deal is consistent with what the seat knows")
@@ -175,7 +186,13 @@ def pimc_play(v: PlayView, n_worlds: int, from_trick: int, rs: np.ndarray, work:
         for f in range(24):
             if (legal >> f) & 1:
                 sums[f] += vals[f]
+
+
+@jit
+def best_total(v: PlayView, sums: np.ndarray) -> int:
+    """The legal card with the highest total in ``sums`` (ties: :func:`_tie_key`)."""
     best = -1
+    legal = v.legal
     m = legal & PLANE
     while m:
         f = lowest_bit_index(m)

@@ -18,6 +18,7 @@ import numpy as np
 
 from pinochle_sim.policies import (
     calibrated,
+    learned,
     pimc,
     slots,
 )
@@ -204,6 +205,42 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                 ),
             ),
             frozenset({"reads_caps", "reads_table", "auction_only"}),
+        ),
+        "learned": PolicyInfo(
+            "play",
+            "learned",
+            slots.PLAY_LEARNED,
+            "pimc distilled into a linear model of each card's features (experiments/"
+            "learned_train.py), at bot speed: from trick `from_trick` on, it plays the card "
+            "the model values most where that is `margin` points above counting's card; "
+            "counting otherwise, and for leads unless `leads` (four-hand and three-hand)",
+            _params(
+                model=(
+                    max(1, learned.DEFAULT_MODEL),
+                    1,
+                    max(1, learned.N_MODELS),
+                    "version",
+                    "the shipped model to play (policies/data/learned_play.json)",
+                ),
+                from_trick=(
+                    learned.DEFAULT_FROM_TRICK,
+                    1,
+                    learned.MAX_FROM_TRICK,
+                    "trick",
+                    "first trick (1 = the first) played by the model; counting before it",
+                ),
+                margin=(
+                    learned.DEFAULT_MARGIN,
+                    0,
+                    1000,
+                    "points",
+                    "the model's card only where it expects at least this much more than "
+                    "counting's card (model score units: partnership points for a regression "
+                    "fit)",
+                ),
+                leads=(0, 0, 1, FLAG, "1: the model leads too; 0: counting leads"),
+            ),
+            frozenset({"reads_caps", "auction_only"}),
         ),
         "solver": PolicyInfo(
             "play",

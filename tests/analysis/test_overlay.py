@@ -131,6 +131,32 @@ def test_bid_vs_meld_means(runs):
         assert math.isclose(row["ci_hi"] - row["estimate"], half, rel_tol=1e-9)
 
 
+@pytest.mark.parametrize("which", [0, 2])
+def test_trick_points_by_trumps_means(runs, which):
+    """The bidding side's trick points (a team's in partnership, the bidder's alone in
+    three-hand) by the trumps its seats were dealt, recounted from the records."""
+    table, _ = charts.overlay_table("trick-points", [runs[which]], min_n=300)
+    df = frame(runs[which])
+    players = 3 if which == 2 else 4
+    bidder = df["bidder"].to_numpy()
+    trump = df["trump"].to_numpy()
+    seats = [bidder] if players == 3 else [bidder, (bidder + 2) % 4]
+    length = np.stack([df[f"len_{p}_{s}"] for p in range(players) for s in SUITS]).T
+    rows = np.arange(len(df))
+    trumps = sum(length[rows, seat * 4 + trump] for seat in seats)
+    side = bidder if players == 3 else bidder % 2
+    sides = 3 if players == 3 else 2
+    points = np.stack([df[f"team_tricks_{k}"] for k in range(sides)]).T[rows, side]
+    assert table["n"].sum() == len(df) and (table["x_lo"] <= table["x_hi"]).all()
+    for _, row in table.iterrows():
+        inside = (trumps >= row["x_lo"]) & (trumps <= row["x_hi"])
+        v = points[inside].astype(float)
+        assert row["n"] == len(v) >= 300 or row["x_hi"] == trumps.max()
+        assert math.isclose(row["estimate"], v.mean())
+        half = Z95 * v.std(ddof=1) / math.sqrt(len(v))
+        assert math.isclose(row["ci_hi"] - row["estimate"], half, rel_tol=1e-9)
+
+
 def test_chart_writes_the_figure_and_the_table_and_refuses_to_overwrite(runs, tmp_path):
     made = charts.chart("go-set", runs[:2], labels=["G", "C"], out=tmp_path / "set.svg",
                         formats=["svg", "png"])  # fmt: skip

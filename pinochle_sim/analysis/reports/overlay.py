@@ -125,6 +125,13 @@ OVERLAYS: dict[str, Overlay] = {
         "mean",
         ("bid",),
     ),
+    "trick-points": Overlay(
+        "trick-points",
+        "The bidding side's trick points, by {by}",
+        "bidding side's trick points (0 when thrown in)",
+        "mean",
+        ("trumps", "bid", "needed"),
+    ),
     "meld-by-trump-length": Overlay(
         "meld-by-trump-length",
         "Expected meld by trump length",
@@ -168,6 +175,14 @@ def _observations(q: Overlay, by: str, r: Ruleset) -> tuple[list[str], XY, int]:
             return _bid(d, r), meld
 
         return cols, meld_at_bid, 1
+    if q.name == "trick-points":
+        cols = ["bidder", *_side_cols("team_tricks", r.players, r.partnerships)]
+
+        def tricks_by(d: Columns) -> tuple[np.ndarray, np.ndarray]:
+            pts = _bidding_side(d, "team_tricks", r.players, r.partnerships).astype(np.int64)
+            return axis.values(d, r), pts
+
+        return sorted({*cols, *axis.columns(r)}), tricks_by, 1
     made = q.name == "made-rate"
 
     def contract(d: Columns) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,153 @@
+"""Training data for ``play=learned``: ``pimc``'s searched decisions, with what the seat knew.
+
+    python experiments/learned_data.py --out results/strength/data/partnership --hands 16000
+    python experiments/learned_data.py --out DIR --hands 16000 --resume        # finish a run
+    python experiments/learned_data.py --out DIR --hands 16000 --cluster local:2
+
+Plays deals ``first .. first + hands - 1`` of ``--seed`` with ``pimc`` in every seat
+(:class:`pinochle_sim.agents.distill.SearchRecorder`) and writes one row per legal card of each
+searched decision (from ``--from-trick`` on, more than one legal card): the deal, decision, seat,
+trick and card, the search's value of the card (its side's points from this trick on, mean over
+``--worlds`` worlds solved double dummy), whether ``pimc`` and ``counting`` play it, and the
+card's features. Parquet parts of ``--part`` deals each (``part-FIRST.parquet``), written
+atomically, so ``--resume`` plays only the deals of missing parts; ``_provenance.json`` names the
+settings, the code version and the columns, and a resumed run must match it. ``--cluster ADDRESS``
+(or ``local:N``) runs the parts on a Dask cluster (the ``[cluster]`` extra); otherwise on
+``--processes`` local processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pinochle_sim import ENGINE_VERSION
+
+PROVENANCE = "_provenance.json"
+
+
+def play_part(rules: str, seed: int, worlds: int, from_trick: int, first: int, count: int) -> dict:
+    """Record deals ``first .. first + count - 1``: the part's columns and its CPU seconds."""
+    from pinochle_sim.agents.distill import SearchRecorder
+
+    c0 = time.process_time()
+    rec = SearchRecorder(rules, worlds, from_trick, seed)
+    cols: dict[str, list] = {}
+    for hand in range(first, first + count):
+        for k, v in rec.record_hand(hand).items():
+            cols.setdefault(k, []).extend(v)
+    return {"first": first, "columns": cols, "cpu_s": time.process_time() - c0}
+
+
+def _write_part(out: Path, first: int, columns: dict) -> int:
+    table = pa.table(columns)
+    path = out / f"part-{first:07d}.parquet"
+    tmp = out / f".part-{first:07d}.parquet.tmp"
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)
+    return table.num_rows
+
+
+def _git_commit() -> str:
+    try:
+        return subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
+            cwd=Path(__file__).parent,
+        ).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True, help="folder of the Parquet parts")
+    ap.add_argument("--rules", default="partnership")
+    ap.add_argument(
+        "--seed", type=int, default=1000, help="deals of this seed (not an evaluation seed)"
+    )
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--hands", type=int, default=16000)
+    ap.add_argument("--worlds", type=int, default=16)
+    ap.add_argument("--from-trick", type=int, default=7)
+    ap.add_argument("--part", type=int, default=250, help="deals per part")
+    ap.add_argument("--processes", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--cluster", default=None, help="Dask scheduler address, or local:N")
+    ap.add_argument("--resume", action="store_true")
+    a = ap.parse_args()
+    if a.hands < 1 or a.part < 1 or a.worlds < 1 or not 1 <= a.from_trick <= 16:
+        sys.exit("error: --hands, --part and --worlds must be positive, --from-trick 1..16")
+    out = Path(a.out)
+    settings = {
+        "rules": a.rules, "seed": a.seed, "first": a.first, "hands": a.hands,
+        "worlds": a.worlds, "from_trick": a.from_trick, "part": a.part,
+    }  # fmt: skip
+    prov_path = out / PROVENANCE
+    if prov_path.exists():
+        old = json.loads(prov_path.read_text())
+        if not a.resume:
+            sys.exit(f"error: {out} holds a data run already: add --resume to finish it")
+        if old["settings"] != settings:
+            sys.exit(f"error: {out} was made with {old['settings']}, not {settings}")
+    elif a.resume:
+        sys.exit(f"error: nothing to resume in {out}")
+    out.mkdir(parents=True, exist_ok=True)
+    from pinochle_sim.agents.distill import RECORD_COLUMNS
+
+    prov = {
+        "what": "pimc's searched decisions, one row per legal card (experiments/learned_data.py)",
+        "settings": settings,
+        "engine_version": ENGINE_VERSION,
+        "commit": _git_commit(),
+        "columns": list(RECORD_COLUMNS),
+        "command": " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]]),
+    }
+    if not prov_path.exists():
+        prov_path.write_text(json.dumps(prov, indent=2) + "\n")
+    starts = range(a.first, a.first + a.hands, a.part)
+    todo = [s for s in starts if not (out / f"part-{s:07d}.parquet").exists()]
+    jobs = [(a.rules, a.seed, a.worlds, a.from_trick, s, min(a.part, a.first + a.hands - s))
+            for s in todo]  # fmt: skip
+    print(f"{len(starts) - len(todo)} of {len(starts)} parts done; playing {len(jobs)}", flush=True)
+    t0 = time.perf_counter()
+    rows = cpu = 0.0
+    done = 0
+
+    def report(res: dict) -> None:
+        nonlocal rows, cpu, done
+        rows += _write_part(out, res["first"], res["columns"])
+        cpu += res["cpu_s"]
+        done += 1
+        wall = time.perf_counter() - t0
+        eta = wall / done * (len(jobs) - done)
+        print(f"part {done}/{len(jobs)}: {int(rows):,} rows, {cpu:.0f} CPU s, "
+              f"{wall:.0f} s so far, ETA {eta:.0f} s", flush=True)  # fmt: skip
+
+    if a.cluster:
+        from pinochle_sim.runs.backends.cluster import connect_cluster
+
+        with connect_cluster(a.cluster) as backend:
+            print(f"on {backend.describe()}", flush=True)
+            futures = [backend.client.submit(play_part, *j, pure=False) for j in jobs]
+            from distributed import as_completed as dask_completed
+
+            for fut in dask_completed(futures):
+                report(fut.result())
+    else:
+        with ProcessPoolExecutor(max_workers=max(1, a.processes)) as pool:
+            for fut in as_completed([pool.submit(play_part, *j) for j in jobs]):
+                report(fut.result())
+    n = sum(pq.ParquetFile(p).metadata.num_rows for p in out.glob("part-*.parquet"))
+    print(f"done: {n:,} rows in {len(list(out.glob('part-*.parquet')))} parts in {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,215 @@
+"""Fit ``play=learned``'s model to ``pimc``'s decisions, compare the candidates, ship the best.
+
+    python experiments/learned_train.py --data DIR [--data DIR2 ...] [--write]
+
+Reads the Parquet parts of ``experiments/learned_data.py`` and holds out every deal whose
+number ends in 9 (10% of the deals, never fitted). Two candidate models score each legal card
+by a weighted sum of its features (:data:`pinochle_sim.policies.learned.FEATURES`), the only
+form cheap enough for the bots' kernels:
+
+Leads and the other plays of a trick get a weights row each (fitted on their own decisions).
+
+* ``regression``: least squares (a small ridge) on each card's value minus the mean value of
+  its decision's cards, features centred the same way: the card that ``pimc`` values most gets
+  the highest score when the fit is good;
+* ``choice``: a softmax over each decision's cards fitted by maximum likelihood to the card
+  ``pimc`` played (a conditional logit, Newton steps with a small ridge).
+
+For each, on the held-out deals: top-1 agreement with ``pimc``'s card, the share of decisions
+whose card is within 5 points of ``pimc``'s best value, and the mean points lost against it
+(``counting`` alongside, as the bar to beat). ``--write`` appends the better model (by points
+lost) and the other to ``pinochle_sim/policies/data/learned_play.json`` as the next versions,
+each with both candidates' figures and the data's provenance, the better one as the default
+(``--replace``: instead of the shipped models). Duplicate matches then decide which to play by
+default (``pinochle-sim compare play=learned,play.model=V play=counting``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pinochle_sim.policies.learned import DATA_FILE, FEATURES
+
+HELD_OUT = 9
+"""Deals whose number ends in this digit are held out."""
+WITHIN = 5.0
+"""'Within 5 points': in the rules' points (partnership: a counter is 10)."""
+
+
+def load(dirs: list[str]) -> tuple[pd.DataFrame, list[dict]]:
+    frames, provs = [], []
+    for d in dirs:
+        frames.append(pd.read_parquet(d))
+        provs.append(json.loads((Path(d) / "_provenance.json").read_text()))
+    data = pd.concat(frames, ignore_index=True)
+    # one decision: a (data set, deal, decision) triple
+    data["group"] = data.groupby(["hand", "decision"], sort=False).ngroup()
+    return data, provs
+
+
+def group_sums(x: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
+    """Per decision, the sums of the columns of ``x`` (a row per decision)."""
+    return np.stack(
+        [np.bincount(group, weights=x[:, j], minlength=n_groups) for j in range(x.shape[1])], 1
+    )
+
+
+def centred(x: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
+    """``x`` minus the mean of its decision's rows (rows of 2-D ``x``)."""
+    counts = np.bincount(group, minlength=n_groups).astype(float)
+    if x.ndim == 1:
+        return x - (np.bincount(group, weights=x, minlength=n_groups) / counts)[group]
+    return x - (group_sums(x, group, n_groups) / counts[:, None])[group]
+
+
+def fit_regression(x: np.ndarray, y: np.ndarray, group: np.ndarray, ridge: float) -> np.ndarray:
+    n_groups = int(group.max()) + 1
+    xc = centred(x, group, n_groups)
+    yc = centred(y, group, n_groups)
+    a = xc.T @ xc + ridge * len(xc) * np.eye(x.shape[1])
+    return np.linalg.solve(a, xc.T @ yc)
+
+
+def fit_choice(
+    x: np.ndarray, chosen: np.ndarray, group: np.ndarray, ridge: float, steps: int = 25
+) -> np.ndarray:
+    """Conditional logit by Newton's method: P(card) = exp(w.x) / sum over its decision."""
+    n_groups = int(group.max()) + 1
+    scale = x.std(axis=0)
+    scale[scale == 0] = 1.0
+    xs = x / scale
+    w = np.zeros(x.shape[1])
+    for _ in range(steps):
+        s = xs @ w
+        s -= np.repeat(
+            np.maximum.reduceat(s, np.r_[0, np.flatnonzero(np.diff(group)) + 1]),
+            np.bincount(group, minlength=n_groups),
+        )
+        e = np.exp(s)
+        p = e / np.bincount(group, weights=e, minlength=n_groups)[group]
+        d = xs - group_sums(p[:, None] * xs, group, n_groups)[group]
+        grad = d.T @ (chosen - p) - ridge * len(xs) * w
+        hess = (d * p[:, None]).T @ d + ridge * len(xs) * np.eye(xs.shape[1])
+        step = np.linalg.solve(hess, grad)
+        w += step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w / scale
+
+
+def evaluate(scores: np.ndarray, data: pd.DataFrame) -> dict[str, float]:
+    """Top-1 agreement with pimc, share within WITHIN points of pimc's best value, mean points
+    lost against it, for the card of highest score in each decision."""
+    d = data.assign(score=scores)
+    idx = d.groupby("group", sort=False)["score"].idxmax()
+    pick = d.loc[idx]
+    best = d.groupby("group", sort=False)["value"].max().loc[pick["group"]].to_numpy()
+    lost = best - pick["value"].to_numpy()
+    return {
+        "decisions": len(pick),
+        "top1": float(pick["pimc_pick"].mean()),
+        "within_5": float((lost <= WITHIN).mean()),
+        "points_lost": float(lost.mean()),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", action="append", required=True, help="a learned_data.py folder")
+    ap.add_argument("--ridge", type=float, default=1e-4)
+    ap.add_argument("--drop", action="append", default=[], help="a feature to leave out")
+    ap.add_argument("--write", action="store_true", help="ship both fits as new versions")
+    ap.add_argument("--replace", action="store_true", help="with --write: drop the shipped ones")
+    a = ap.parse_args()
+    t0 = time.perf_counter()
+    data, provs = load(a.data)
+    rules = {p["settings"]["rules"] for p in provs}
+    if len(rules) != 1:
+        sys.exit(f"error: data of several rule sets: {sorted(rules)}")
+    feats = list(FEATURES)
+    unknown = sorted(set(a.drop) - set(feats))
+    if unknown:
+        sys.exit(f"error: no such features: {unknown}")
+    missing = [f for f in feats if f not in data.columns]
+    if missing:
+        sys.exit(f"error: the data lack features {missing}: record them again")
+    held = (data["hand"] % 10 == HELD_OUT).to_numpy()
+    train, test = data[~held].copy(), data[held].copy()
+    for part in (train, test):
+        part["group"] = part.groupby(["hand", "decision"], sort=False).ngroup()
+    x_tr = train[feats].to_numpy(dtype=float).copy()
+    x_te = test[feats].to_numpy(dtype=float).copy()
+    for name in a.drop:  # a feature left out: always 0 to the fit, weight 0 in the model
+        x_tr[:, feats.index(name)] = 0.0
+        x_te[:, feats.index(name)] = 0.0
+    g_tr = train["group"].to_numpy()
+    print(f"{len(train):,} training rows ({g_tr.max() + 1:,} decisions), "
+          f"{len(test):,} held-out rows ({test['group'].max() + 1:,} decisions)")  # fmt: skip
+    lead_tr = (train["n_played"] if "n_played" in train else train["decision"] % 4).to_numpy() == 0
+    lead_te = (test["n_played"] if "n_played" in test else test["decision"] % 4).to_numpy() == 0
+
+    def fit(how: str, rows: np.ndarray) -> np.ndarray:
+        part = train[rows]
+        x = x_tr[rows]
+        g = part.groupby(["hand", "decision"], sort=False).ngroup().to_numpy()
+        if how == "regression":
+            return fit_regression(x, part["value"].to_numpy(float), g, a.ridge)
+        return fit_choice(x, part["pimc_pick"].to_numpy(float), g, a.ridge)
+
+    candidates = {
+        how: {"lead": fit(how, lead_tr), "follow": fit(how, ~lead_tr)}
+        for how in ("regression", "choice")
+    }
+    results = {"counting": evaluate(test["counting_pick"].to_numpy(float), test)}
+    for name, w in candidates.items():
+        results[name] = evaluate(np.where(lead_te, x_te @ w["lead"], x_te @ w["follow"]), test)
+        results[name + " (training deals)"] = evaluate(
+            np.where(lead_tr, x_tr @ w["lead"], x_tr @ w["follow"]), train
+        )
+        for role, rows in (("lead", lead_te), ("follow", ~lead_te)):
+            part = test[rows].copy()
+            part["group"] = part.groupby(["hand", "decision"], sort=False).ngroup()
+            results[f"{name}, {role}s"] = evaluate(x_te[rows] @ w[role], part)
+            results[f"counting, {role}s"] = evaluate(part["counting_pick"].to_numpy(float), part)
+    for name, r in results.items():
+        print(f"{name:30s} top-1 {r['top1']:.3f}  within 5 points {r['within_5']:.3f}  "
+              f"points lost {r['points_lost']:.2f}  ({r['decisions']:,} decisions)")  # fmt: skip
+    best = min(candidates, key=lambda n: results[n]["points_lost"])
+    print(f"better on the held-out decisions: {best}  ({time.perf_counter() - t0:.0f} s)")
+    if not a.write:
+        return
+    shipped = json.loads(DATA_FILE.read_text())
+    models = [] if a.replace else shipped["models"]
+    for name, w in candidates.items():
+        models.append({
+            "version": len(models) + 1,
+            "rules": sorted(rules)[0],
+            "fit": name,
+            "features": feats,
+            "weights": {role: [float(x) for x in w[role]] for role in ("lead", "follow")},
+            "provenance": {
+                "data": [{k: p[k] for k in ("settings", "commit", "engine_version")}
+                         for p in provs],
+                "held_out": f"deals whose number ends in {HELD_OUT}",
+                "training_rows": len(train),
+                "held_out_results": {k: v for k, v in results.items() if "training" not in k},
+                "ridge": a.ridge,
+                "script": "experiments/learned_train.py",
+            },
+        })  # fmt: skip
+        if name == best:
+            default = len(models)
+    DATA_FILE.write_text(json.dumps({"default": default, "models": models}, indent=1) + "\n")
+    print(f"wrote models {len(models) - len(candidates) + 1}..{len(models)} to {DATA_FILE} "
+          f"(default: {default}, the {best} fit)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

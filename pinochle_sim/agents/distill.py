@@ -1,0 +1,192 @@
+"""Decisions recorded from search, to train fast players on (``play=learned``).
+
+:func:`record_hand` plays one deal of ``(seed, hand)`` at the stepwise table with ``pimc`` in
+every seat (the default bidding and passing) and, at each of its searched card plays (from
+``from_trick`` on, more than one legal card), records what the deciding seat knew and what the
+search made of each legal card: the card's features (:data:`~pinochle_sim.policies.learned.
+FEATURES`, from the seat's view only) and its value, the side's points from the current trick
+on averaged over the sampled worlds. The hand goes on with the card ``pimc`` plays, so the
+positions are those of ``pimc`` against itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pinochle_sim.agents.duplicate import deal_table
+from pinochle_sim.agents.players import DECISIONS, PolicyPlayer, seat_view
+from pinochle_sim.agents.stepwise import DONE, PLAY, Table, table_rules
+from pinochle_sim.core.bits import lowest_bit_index
+from pinochle_sim.core.cards import encode_faces
+from pinochle_sim.core.jit import jit
+from pinochle_sim.core.rng import STREAM_PLAY, stream_init
+from pinochle_sim.policies import PolicySet
+from pinochle_sim.policies.bundle import PolicyBundle
+from pinochle_sim.policies.known import K_TRICK, W_SUMS
+from pinochle_sim.policies.learned import (
+    FEATURES,
+    MAX_FEATURES,
+    N_FEATURES,
+    card_features,
+    decision_context,
+)
+from pinochle_sim.policies.pimc import best_total, world_sums
+from pinochle_sim.policies.play import pack_points
+from pinochle_sim.policies.view import PlayView
+from pinochle_sim.rules.arrays import RA_POINTS
+
+COLUMNS = ("hand", "decision", "seat", "trick", "card", "value", "pimc_pick", "counting_pick")
+"""A record's columns before the features: the deal, the decision (cards already played),
+the deciding seat, the trick (1 = the first), the card (face 0..23), its value (points from
+this trick on, mean over the worlds), 1 for the card ``pimc`` played, 1 for ``counting``'s."""
+STATE = ("held", "legal", "played", "on_table", "winner", "winner_seat", "bidder",
+         "trump_suit", "caps", "led")  # fmt: skip
+"""Then the seat's view, from which any feature can be worked out again without searching
+(:func:`features_from_state`): its packed hand, legal faces, the cards played (packed), the
+trick on the table (faces + 1 a byte), the winning card and its seat, the bidder, trump, what
+each seat has shown (``caps``) and the led suit (-1 when leading); and ``n_played``, the
+cards already in the trick."""
+RECORD_COLUMNS = (*COLUMNS, *FEATURES, *STATE, "n_played")
+"""Every column of the records, in order (each name once)."""
+
+
+@jit
+def _search_decision(
+    bundle: PolicyBundle, ra: np.ndarray, ma: np.ndarray, seat: int, hand: int,
+    shown: np.ndarray, bidder: int, trump: int, gave: int, returned: int, widow: int,
+    laid: int, faces: np.ndarray, n_faces: int, first: int, hand_size: int, worlds: int,
+    seed: int, key: int, feats: np.ndarray, sums: np.ndarray, state: np.ndarray,
+) -> tuple[int, int, int]:  # fmt: skip
+    """``pimc``'s decision for ``seat``: each legal card's total over ``worlds`` worlds in
+    ``sums``, its features in row ``face`` of ``feats`` and the seat's view in ``state``
+    (:data:`STATE`); returns (legal faces, the card ``pimc`` plays, the card ``counting``
+    plays)."""
+    view, work = seat_view(bundle, ra, ma, seat, hand, shown, bidder, trump, gave, returned,
+                           widow, laid, faces, n_faces, first, hand_size)  # fmt: skip
+    rs = np.empty(2, dtype=np.uint64)
+    stream_init(rs, seed, key, STREAM_PLAY)
+    world_sums(view, worlds, rs, work)
+    for f in range(24):
+        sums[f] = work[W_SUMS + f]
+    pick, unseen, mate_safe = decision_context(view)
+    m = view.legal & 0xFFFFFF
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        x = card_features(view, f, pick, unseen, mate_safe)
+        for i in range(N_FEATURES):
+            feats[f, i] = x[i]
+    state[0] = view.hand
+    state[1] = view.legal
+    state[2] = view.played
+    state[3] = work[K_TRICK]
+    state[4] = view.winner
+    state[5] = view.winner_seat
+    state[6] = view.bidder
+    state[7] = view.trump
+    state[8] = view.caps
+    state[9] = view.led
+    return view.legal, best_total(view, sums), pick
+
+
+@jit
+def _features_from_state(
+    state: np.ndarray, seat: int, n_played: int, players: int, partners: bool, points: int,
+    card: int, out: np.ndarray,
+) -> None:  # fmt: skip
+    v = PlayView(state[0], state[1], state[2], n_played, state[4], state[5], seat, state[6],
+                 state[7], players, partners, points, state[8], state[9], 0)  # fmt: skip
+    pick, unseen, mate_safe = decision_context(v)
+    x = card_features(v, card, pick, unseen, mate_safe)
+    for i in range(N_FEATURES):
+        out[i] = x[i]
+
+
+def features_from_state(row: dict, rules: str) -> np.ndarray:
+    """The :data:`~pinochle_sim.policies.learned.FEATURES` of a recorded row (its
+    :data:`STATE` columns, seat, decision and card), worked out again."""
+    tr = table_rules(rules)
+    state = np.array([int(row[c]) for c in STATE], dtype=np.int64)
+    out = np.zeros(MAX_FEATURES, dtype=np.int64)
+    points = pack_points(tr.ra[RA_POINTS : RA_POINTS + 6])
+    seat, k, card = int(row["seat"]), int(row["n_played"]), int(row["card"])
+    _features_from_state(state, seat, k, tr.players, tr.partners, points, card, out)
+    return out[:N_FEATURES]
+
+
+class SearchRecorder:
+    """Plays deals with ``pimc`` (``worlds``, ``from_trick``) in every seat and records its
+    searched decisions (:func:`record_hand`)."""
+
+    def __init__(self, rules: str, worlds: int, from_trick: int, seed: int) -> None:
+        self.rules = rules
+        self.worlds = worlds
+        self.from_trick = from_trick
+        self.seed = seed
+        params = (("play.worlds", worlds), ("play.from_trick", from_trick))
+        self.player = PolicyPlayer(PolicySet(play="pimc", params=params), seed=seed)
+        self._feats = np.zeros((24, MAX_FEATURES), dtype=np.int64)
+        self._sums = np.zeros(24, dtype=np.int64)
+        self._state = np.zeros(len(STATE), dtype=np.int64)
+
+    def record_hand(self, hand: int) -> dict[str, list[int | float]]:
+        """Play deal ``hand`` of the recorder's seed; returns its records, column by column
+        (:data:`COLUMNS`, then the features)."""
+        out: dict[str, list[int | float]] = {c: [] for c in RECORD_COLUMNS}
+        t = deal_table(self.rules, self.seed, hand)
+        while t.phase != DONE:
+            seat = t.current_player()
+            if t.phase == PLAY and self._searched(t, seat):
+                action = self._record(t, seat, hand, out)
+            else:
+                action = self.player.decide(t, seat, hand)
+            t.apply(action)
+        return out
+
+    def _searched(self, t: Table, seat: int) -> bool:
+        """Whether ``pimc`` searches this play (the table holds the trick under way last)."""
+        return len(t.tricks) >= self.from_trick and len(t.legal_actions()) > 1
+
+    def _record(self, t: Table, seat: int, hand: int, out: dict) -> int:
+        tr = t.tr
+        p = self.player
+        key = hand * DECISIONS + len(t.calls) + sum(len(c) for _, c in t.tricks)
+        shown = np.zeros(4, dtype=np.int64)
+        for s in range(tr.players):
+            shown[s] = encode_faces(t.meld_cards[s])
+        near = tr.partners and seat in (t.bidder, (t.bidder + 2) % 4)
+        gave = encode_faces(t.given) if near else 0
+        returned = encode_faces(t.returned) if near else 0
+        mine = seat == t.bidder
+        widow = t.widow if mine and tr.widow else 0
+        laid = encode_faces(t.discards) if mine else 0
+        faces = np.array([f for _, c in t.tricks for f in c] or [0], dtype=np.int64)
+        n = sum(len(c) for _, c in t.tricks)
+        legal, chosen, pick = _search_decision(
+            p.bundle, tr.ra, tr.ma, seat, t.hands[seat], shown, t.bidder, t.trump, gave,
+            returned, widow, laid, faces, n, t.tricks[0][0], tr.hand_size, self.worlds,
+            p.seed, key, self._feats, self._sums, self._state,
+        )  # fmt: skip
+        trick = len(t.tricks)
+        for f in range(24):
+            if not (legal >> f) & 1:
+                continue
+            row = (hand, n, seat, trick, f, self._sums[f] / self.worlds, f == chosen, f == pick)
+            for c, x in zip(COLUMNS, row, strict=True):
+                out[c].append(x)
+            for i, name in enumerate(FEATURES):
+                out[name].append(int(self._feats[f, i]))
+            for i, name in enumerate(STATE):
+                out[name].append(int(self._state[i]))
+            out["n_played"].append(len(t.tricks[-1][1]))
+        return int(chosen)
+
+
+__all__ = [
+    "COLUMNS",
+    "N_FEATURES",
+    "RECORD_COLUMNS",
+    "STATE",
+    "SearchRecorder",
+    "features_from_state",
+]

@@ -1,0 +1,299 @@
+"""The ``learned`` play policy: sampled-world search (``pimc``) distilled into a linear model
+that plays at bot speed.
+
+From trick ``from_trick`` on, the seat scores each legal card by a weighted sum of the card's
+features (:data:`FEATURES`, worked out by :func:`card_features` from what the seat sees: its
+hand, the cards played, the card winning the trick, what each seat has shown) and plays the
+card with the highest score, unless ``counting``'s card scores within ``margin`` of it; before
+``from_trick``, and for leads unless ``leads`` is 1, it plays ``counting``. Equal scores go to
+the card with fewer points, then the lower rank, then the first suit (S, H, D, C). A seat with
+one legal card plays it.
+
+The weights were fitted by ``experiments/learned_train.py`` to the value ``pimc`` gives every
+legal card (its side's points from the trick on, averaged over sampled worlds solved double
+dummy) at decisions recorded by ``experiments/learned_data.py``. They are package data
+(``policies/data/learned_play.json``), one row per model version with its provenance (the
+data's seeds, the fit, the held-out agreement with the search); the ``model`` parameter picks
+the version, so a new model is a new setting and leaves every other policy's records alone.
+
+The features count a card's points on the partnership scale: the rules' best card is worth 10
+(joedog's counters, worth 1, count 10; the classic count's ace, 11, counts 10), so one model
+and one ``margin`` serve every preset.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
+from pinochle_sim.core.jit import jit
+from pinochle_sim.core.tricks import (
+    PLANE,
+    beaters,
+    higher_in_suit,
+    rank_of,
+    suit_len,
+    suit_mask,
+    suit_of,
+)
+from pinochle_sim.policies.counting import _can_ruff, _counting_play, _safe
+from pinochle_sim.policies.play import _unseen_faces, face_points
+from pinochle_sim.policies.slots import (
+    LEARNED_FROM_TRICK,
+    LEARNED_LEADS,
+    LEARNED_MARGIN,
+    LEARNED_MODEL,
+)
+from pinochle_sim.policies.view import PlayView
+
+DATA_FILE = Path(__file__).parent / "data" / "learned_play.json"
+
+FEATURES = (
+    "counting",
+    "points",
+    "trump",
+    "rank",
+    "takes",
+    "may_take",
+    "partner_takes",
+    "points_if_takes",
+    "points_if_may_take",
+    "points_to_partner",
+    "points_given",
+    "boss",
+    "leads_boss",
+    "leads_boss_points",
+    "leads_trump",
+    "leads_trump_bidding_side",
+    "ruffs",
+    "suit_length",
+    "suit_unseen",
+    "lead_ruffed",
+    "lead_partner_ruffs",
+    "lowest_of_suit",
+    "highest_of_suit",
+    "both_copies",
+    "trumps_held_if_trump",
+    "rank_if_takes",
+    "tricks_left_if_trump",
+    "leads_short_suit",
+)
+"""The features of one legal card, in the order of a model's weights (integers, in the rules'
+points where they count points):
+
+* ``counting``: 1 for the card ``counting`` would play;
+* ``points`` (scaled so that the best card scores 10), ``trump``, ``rank`` (0 = 9 .. 5 = A):
+  the card itself;
+* ``takes`` (it wins the trick now and no later opponent may beat it), ``may_take`` (it wins
+  now, but a later opponent may beat it), ``partner_takes`` (it does not win, and the partner's
+  winning card is safe); ``points_if_*`` and ``points_given`` (none of the three): its points in
+  each case;
+* ``boss``: no unseen card of its suit ranks higher; ``leads_boss`` and ``leads_boss_points``;
+  ``leads_trump`` (and by the bidding side); ``ruffs``: a trump on a side-suit lead;
+* ``suit_length``: the seat's cards of its suit; ``suit_unseen``: copies of it neither played
+  nor held; ``lead_ruffed``: a lead of a suit an opponent may ruff; ``lead_partner_ruffs``: a
+  side-suit lead the partner may ruff; ``leads_short_suit``: a side-suit lead from a single
+  card or pair;
+* ``lowest_of_suit``, ``highest_of_suit``, ``both_copies``: the card within the seat's suit;
+* ``trumps_held_if_trump``, ``rank_if_takes``, ``tricks_left_if_trump``: interactions.
+"""
+N_FEATURES = len(FEATURES)
+MAX_FEATURES = 64
+"""Room for features in a weights row."""
+MAX_FROM_TRICK = 16
+DEFAULT_FROM_TRICK = 7
+"""The first trick the model plays; the training data hold decisions from this trick on."""
+DEFAULT_MARGIN = 2
+"""Chosen by duplicate matches on seed 11 (results/strength/README.md)."""
+
+
+ROLES = ("lead", "follow")
+"""A model holds one weights row for leads and one for the other plays of a trick."""
+
+
+def _load(path: Path = DATA_FILE) -> tuple[np.ndarray, list[dict[str, Any]], int]:
+    """The weights (``[version - 1, role]``: a row per :data:`ROLES`), the models'
+    descriptions and the version played by default, from the package data."""
+    data = json.loads(path.read_text())
+    models = sorted(data["models"], key=lambda m: m["version"])
+    weights = np.zeros((max(1, len(models)), len(ROLES), MAX_FEATURES), dtype=np.float64)
+    for i, m in enumerate(models):
+        if m["version"] != i + 1:
+            raise ValueError(
+                f"{path.name}: model versions must run 1, 2, ... (found {m['version']})"
+            )
+        if tuple(m["features"]) != FEATURES[: len(m["features"])]:
+            raise ValueError(f"{path.name}: model {m['version']} names other features")
+        for j, role in enumerate(ROLES):
+            w = m["weights"][role]
+            if len(w) != len(m["features"]):
+                raise ValueError(f"{path.name}: model {m['version']} has one weight a feature")
+            weights[i, j, : len(w)] = w
+    default = int(data.get("default", len(models)))
+    if models and not 1 <= default <= len(models):
+        raise ValueError(f"{path.name}: the default model {default} is not shipped")
+    return weights, models, default
+
+
+WEIGHTS, MODELS, DEFAULT_MODEL = _load()
+"""Every shipped model's weights (a constant of the compiled kernels: the package data is part
+of the compile cache's key) and descriptions."""
+N_MODELS = len(MODELS)
+
+
+@lru_cache(maxsize=1)
+def models() -> list[dict[str, Any]]:
+    """The shipped models: version, features, weights and provenance (data, fit, held-out
+    agreement with the search)."""
+    return [dict(m) for m in MODELS]
+
+
+@jit
+def _top_points(points: int) -> int:
+    """The most points a card scores under the rules (at least 1)."""
+    top = 1
+    for r in range(6):
+        top = max(top, (points >> (10 * r)) & 1023)
+    return top
+
+
+@jit
+def card_features(
+    v: PlayView, c: int, pick: int, unseen: int, mate_safe: bool
+) -> tuple[int, ...]:  # fmt: skip
+    """The :data:`FEATURES` of legal card ``c`` (``pick``: the card ``counting`` plays;
+    ``unseen``: faces with a copy neither played nor held; ``mate_safe``: the partner wins the
+    trick so far and no later opponent may beat it), as a tuple (no allocation)."""
+    hand, seat, trump, players, partners = v.hand, v.seat, v.trump, v.players, v.partners
+    k = v.n_played
+    suit = suit_of(c)
+    pts = face_points(v.points, c) * 10 // _top_points(v.points)  # as a 10-point counter
+    is_trump = suit == trump
+    lead = k == 0
+    wins = lead or (beaters(v.winner, trump) >> c) & 1 != 0
+    led = suit if lead else v.led
+    n_after = players - 1 - k
+    safe = wins and _safe(c, seat, led, trump, players, n_after, partners, unseen, v.caps)
+    takes = wins and safe
+    may_take = wins and not safe
+    to_mate = (not wins) and mate_safe
+    given = not (takes or may_take or to_mate)
+    boss = (higher_in_suit(c) & unseen) == 0
+    held = hand & PLANE & suit_mask(suit)
+    length = suit_len(hand, suit)
+    bidding_side = seat == v.bidder or (partners and (seat - v.bidder) % 2 == 0)
+    ruffed = False
+    mate_ruffs = False
+    if lead and not is_trump:
+        for i in range(1, players):
+            other = (seat + i) % players
+            if partners and i == 2:
+                mate_ruffs = _can_ruff(other, suit, trump, unseen, v.caps)
+            elif _can_ruff(other, suit, trump, unseen, v.caps):
+                ruffed = True
+    return (
+        int(c == pick),
+        pts,
+        int(is_trump),
+        rank_of(c),
+        int(takes),
+        int(may_take),
+        int(to_mate),
+        pts if takes else 0,
+        pts if may_take else 0,
+        pts if to_mate else 0,
+        pts if given else 0,
+        int(boss),
+        int(lead and boss),
+        pts if lead and boss else 0,
+        int(lead and is_trump),
+        int(lead and is_trump and bidding_side),
+        int((not lead) and is_trump and v.led != trump),
+        length,
+        12 - length - suit_len(v.played, suit),
+        int(ruffed),
+        int(mate_ruffs),
+        int(c == lowest_bit_index(held)),
+        int(c == highest_bit_index(held)),
+        (hand >> (24 + c)) & 1,
+        suit_len(hand, trump) if is_trump else 0,
+        rank_of(c) if wins else 0,
+        popcount(hand & PLANE) + popcount(hand >> 24) if is_trump else 0,
+        int(lead and not is_trump and length <= 2),
+    )
+
+
+@jit
+def decision_context(v: PlayView) -> tuple[int, int, bool]:
+    """What every card's features share: (counting's card, unseen faces, whether the
+    partner's winning card is safe)."""
+    pick = _counting_play(v, True, True)
+    unseen = _unseen_faces(v.hand, v.played)
+    mate_safe = False
+    k = v.n_played
+    if v.partners and k > 0 and (v.winner_seat - v.seat) % 2 == 0:
+        n_after = v.players - 1 - k
+        mate_safe = _safe(
+            v.winner, v.seat, v.led, v.trump, v.players, n_after, v.partners,
+            unseen, v.caps,
+        )  # fmt: skip
+    return pick, unseen, mate_safe
+
+
+@jit
+def _tie_key(f: int, points: int) -> int:
+    return face_points(points, f) * 64 + rank_of(f) * 4 + suit_of(f)
+
+
+@jit
+def learned_play(v: PlayView, model: int, from_trick: int, margin: int, leads: bool) -> int:
+    """The face ``v.seat`` plays under ``learned`` with model version ``model``: the card of
+    the highest score, unless ``counting``'s card scores within ``margin`` of it (then
+    ``counting``'s); ``counting`` before trick ``from_trick``, and for leads unless
+    ``leads``."""
+    legal = v.legal
+    if popcount(legal) == 1:
+        return lowest_bit_index(legal)
+    n_cards = popcount(v.played)
+    trick = (n_cards - v.n_played) // v.players
+    if trick + 1 < from_trick or (v.n_played == 0 and not leads):
+        return _counting_play(v, True, True)
+    pick, unseen, mate_safe = decision_context(v)
+    row = model - 1
+    role = 0 if v.n_played == 0 else 1
+    best = -1
+    best_score = 0.0
+    pick_score = 0.0
+    m = legal & PLANE
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        feats = card_features(v, f, pick, unseen, mate_safe)
+        score = 0.0
+        for i in range(N_FEATURES):
+            score += WEIGHTS[row, role, i] * feats[i]
+        if (
+            best < 0
+            or score > best_score
+            or (score == best_score and _tie_key(f, v.points) < _tie_key(best, v.points))
+        ):
+            best = f
+            best_score = score
+        if f == pick:
+            pick_score = score
+    if best != pick and best_score - pick_score < margin:
+        return pick
+    return best
+
+
+@jit
+def learned(v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray) -> int:
+    """Kernel of the ``play`` hook for ``learned``: ``q`` = (model, from_trick, margin, leads,
+    ...)."""
+    model, from_trick, margin = q[LEARNED_MODEL], q[LEARNED_FROM_TRICK], q[LEARNED_MARGIN]
+    return learned_play(v, model, from_trick, margin, q[LEARNED_LEADS] != 0)

@@ -1,0 +1,269 @@
+"""The ``learned`` play policy: its features on positions worked out by hand, its choice (the
+highest score under the shipped weights, recomputed here in numpy), legal play under the rules
+oracle, records independent of threads and chunks, ``counting`` before its trick, the shipped
+models' data, and its parameters' ranges."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from pinochle_sim import hand_record, parse_card
+from pinochle_sim.agents.players import PolicyPlayer, seat_view
+from pinochle_sim.agents.stepwise import DONE, PLAY, Table, table_rules
+from pinochle_sim.core.cards import encode_faces
+from pinochle_sim.core.tricks import PLANE, legal_mask
+from pinochle_sim.policies import REGISTRY, PolicySet
+from pinochle_sim.policies import learned as L
+from pinochle_sim.policies.dispatch import CAPS_NONE
+from pinochle_sim.policies.play import face_points, pack_points
+from pinochle_sim.policies.view import PlayView
+from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands
+from tests.oracles.reference import ref_check_play
+
+HEAD = {"partnership": "always", "joedog": "trump-led", "three-hand": "always"}
+COUNTERS = pack_points(np.array([0, 0, 0, 10, 10, 10]))
+
+
+def learned(*params: str) -> PolicySet:
+    return PolicySet.from_options(play="learned", params=list(params))
+
+
+def faces(text: str) -> list[int]:
+    return [parse_card(c) for c in text.split()]
+
+
+def view(hand: str, trick: str, leader: int, seat: int, trump: str, played: str = "") -> PlayView:
+    """A partnership view (nothing learned of the others' hands) of ``seat`` holding ``hand``
+    with ``trick`` on the table led by ``leader``; seat 0 is the bidder."""
+    h = encode_faces(faces(hand))
+    on = faces(trick)
+    t = "SHDC".index(trump)
+    led = on[0] // 6 if on else -1
+    winner, ws = -1, -1
+    for i, f in enumerate(on):
+        if (
+            winner < 0
+            or (f // 6 == winner // 6 and f % 6 > winner % 6)
+            or (f // 6 == t and winner // 6 != t)
+        ):
+            winner, ws = f, (leader + i) % 4
+    legal = legal_mask(h & PLANE, led, winner, t, True, True, 0)
+    return PlayView(h, legal, encode_faces(faces(played) + on), len(on), winner, ws, seat, 0, t,
+                    4, True, COUNTERS, CAPS_NONE, led, 0)  # fmt: skip
+
+
+def features(v: PlayView, card: str) -> dict[str, int]:
+    pick, unseen, mate_safe = L.decision_context(v)
+    out = L.card_features(v, parse_card(card), pick, unseen, mate_safe)
+    return dict(zip(L.FEATURES, out, strict=True))
+
+
+def test_features_of_a_lost_trick() -> None:
+    """Seat 3 plays last to KS (seat 0), 9S (seat 1), AS (seat 2), hearts trump. Nothing it
+    holds beats the AS on the table (a second copy does not), so every spade is legal and each
+    loses: its points go to the other side."""
+    v = view("10S AS 9S KH", "KS 9S AS", leader=0, seat=3, trump="H")
+    assert v.legal == encode_faces(faces("9S 10S AS")) & PLANE
+    ace = features(v, "AS")
+    assert ace["takes"] == 0 and ace["may_take"] == 0 and ace["partner_takes"] == 0
+    assert ace["points_given"] == 10 and ace["points"] == 10 and ace["rank"] == 5
+    assert ace["counting"] == 0 and ace["highest_of_suit"] == 1
+    nine = features(v, "9S")
+    assert nine["points_given"] == 0 and nine["lowest_of_suit"] == 1
+    assert nine["counting"] == 1  # counting throws its cheapest card on a lost trick
+
+
+def test_features_of_wins_sure_and_unsure() -> None:
+    """Diamonds led, spades trump. Last to play, any card that heads the trick takes it; second
+    to last, a card that an unseen higher card may still beat only may take it."""
+    # seat 3 on QD (seat 0), KD (seat 1, its partner), 9D (seat 2): it must head with 10D or AD
+    v = view("AD 10D JS", "QD KD 9D", leader=0, seat=3, trump="S")
+    assert v.legal == encode_faces(faces("10D AD")) & PLANE
+    ten = features(v, "10D")
+    assert ten["takes"] == 1 and ten["points_if_takes"] == 10
+    assert ten["rank_if_takes"] == 4 and ten["points_given"] == 0
+    # seat 2 on QD (seat 0, its partner), KD (seat 1): seat 3 may still hold the other AD
+    v = view("AD 10D JS", "QD KD", leader=0, seat=2, trump="S")
+    ten = features(v, "10D")
+    assert ten["may_take"] == 1 and ten["takes"] == 0 and ten["points_if_may_take"] == 10
+    ace = features(v, "AD")  # nothing ranks above it (a second AD never beats the first)
+    assert ace["takes"] == 1 and ace["may_take"] == 0
+
+
+def test_features_of_points_to_a_partner() -> None:
+    """Seat 2 on AD (seat 0, its partner) and 9D (seat 1), spades trump: nothing unseen beats
+    the AD, so the partner takes the trick; counting smears its KD on it."""
+    v = view("KD 9D JS", "AD 9D", leader=0, seat=2, trump="S")
+    king = features(v, "KD")
+    assert king["partner_takes"] == 1 and king["points_to_partner"] == 10
+    assert king["counting"] == 1 and king["takes"] == 0 and king["points_given"] == 0
+    nine = features(v, "9D")
+    assert nine["partner_takes"] == 1 and nine["points_to_partner"] == 0
+
+
+def test_features_of_leads() -> None:
+    """Seat 0 leads, clubs trump, every other card unseen."""
+    v = view("AS KS QH AC 9C", "", leader=0, seat=0, trump="C")
+    a = features(v, "AS")
+    assert a["takes"] + a["may_take"] == 1 and a["leads_short_suit"] == 1
+    assert a["boss"] == 1 and a["leads_boss"] == 1 and a["leads_boss_points"] == 10
+    assert a["suit_length"] == 2 and a["suit_unseen"] == 10
+    t = features(v, "AC")
+    assert t["leads_trump"] == 1 and t["leads_trump_bidding_side"] == 1  # seat 0 is the bidder
+    assert t["trumps_held_if_trump"] == 2 and t["tricks_left_if_trump"] == 5
+    q = features(v, "QH")
+    assert q["boss"] == 0 and q["leads_short_suit"] == 1 and q["points"] == 0
+
+
+def _decisions(rules: str, policies: PolicySet, hands: range):
+    """Every play decision of ``hands`` deals of seed 3 with every seat a policy player: the
+    view and work array the seat sees, and the card its player chose."""
+    tr = table_rules(rules)
+    player = PolicyPlayer(policies)
+    bundle = player.bundle
+    for h in hands:
+        rec = hand_record(seed=3, hand=h, rules=rules, policies=policies)
+        t = Table(tr, dealer=rec["dealer"])
+        for cards in rec["dealt"]:
+            for f in sorted(parse_card(c) for c in cards):
+                t.apply(f)
+        for c in rec.get("widow") or []:
+            t.apply(parse_card(c))
+        while t.phase != DONE:
+            seat = t.current_player()
+            action = player.decide(t, seat, h)
+            if t.phase == PLAY:
+                shown = np.array([encode_faces(t.meld_cards[s]) for s in range(tr.players)]
+                                 + [0] * (4 - tr.players), dtype=np.int64)  # fmt: skip
+                near = tr.partners and seat in (t.bidder, (t.bidder + 2) % 4)
+                mine = seat == t.bidder
+                fs = np.array([f for _, c in t.tricks for f in c] or [0], dtype=np.int64)
+                n = sum(len(c) for _, c in t.tricks)
+                v, _work = seat_view(
+                    bundle, tr.ra, tr.ma, seat, t.hands[seat], shown, t.bidder, t.trump,
+                    encode_faces(t.given) if near else 0, encode_faces(t.returned) if near else 0,
+                    t.widow if mine and tr.widow else 0, encode_faces(t.discards) if mine else 0,
+                    fs, n, t.tricks[0][0], tr.hand_size,
+                )  # fmt: skip
+                yield len(t.tricks), v, action
+            t.apply(action)
+        assert [c for _, c in t.tricks] == [faces(" ".join(x["cards"])) for x in rec["tricks"]]
+
+
+def _tie(f: int, points: int) -> int:
+    return face_points(points, f) * 64 + (f % 6) * 4 + f // 6
+
+
+@pytest.mark.parametrize("rules", ["partnership", "three-hand"])
+def test_it_plays_the_highest_score_of_the_shipped_weights(rules: str) -> None:
+    """Recomputed in numpy from the documented rule: each legal card's features times the
+    model's weights, the highest score (ties: fewer points, lower rank, first suit); counting
+    before ``from_trick``. The stepwise hands are the engine's (checked card for card)."""
+    policies = learned("play.leads=1", "play.margin=0")
+    scored = 0
+    for trick, v, action in _decisions(rules, policies, range(25)):
+        legal = [f for f in range(24) if (v.legal >> f) & 1]
+        if len(legal) == 1 or trick < L.DEFAULT_FROM_TRICK:
+            continue
+        w = L.WEIGHTS[L.DEFAULT_MODEL - 1, 0 if v.n_played == 0 else 1, : L.N_FEATURES]
+        pick, unseen, mate_safe = L.decision_context(v)
+        scores = {}
+        for f in legal:
+            x = np.array(L.card_features(v, f, pick, unseen, mate_safe), dtype=float)
+            scores[f] = float(x @ w)
+        best = max(legal, key=lambda f: (scores[f], -_tie(f, v.points)))
+        assert action == best, (trick, scores)
+        scored += 1
+    assert scored > 50
+
+
+def test_counting_leads_and_plays_within_the_margin() -> None:
+    """With the defaults (``leads`` 0, ``margin`` 2): every lead is counting's, and a card
+    other than counting's only where the model scores it at least the margin higher."""
+    deviations = 0
+    margin = L.DEFAULT_MARGIN
+    for trick, v, action in _decisions("partnership", learned(), range(25)):
+        legal = [f for f in range(24) if (v.legal >> f) & 1]
+        pick, unseen, mate_safe = L.decision_context(v)
+        if v.n_played == 0 or trick < L.DEFAULT_FROM_TRICK or len(legal) == 1:
+            assert action == pick or len(legal) == 1
+            continue
+        if action != pick:
+            w = L.WEIGHTS[L.DEFAULT_MODEL - 1, 1, : L.N_FEATURES]
+            score = {f: float(np.array(L.card_features(v, f, pick, unseen, mate_safe)) @ w)
+                     for f in (action, pick)}  # fmt: skip
+            assert score[action] - score[pick] >= margin
+            deviations += 1
+    assert deviations > 0
+
+
+@pytest.mark.parametrize("rules", ["partnership", "joedog", "three-hand"])
+def test_every_card_is_legal_under_the_rules_oracle(rules: str) -> None:
+    played = 0
+    for h in range(8):
+        rec = hand_record(41, h, rules, learned())
+        if rec["conceded"]:
+            continue
+        tricks = [t["cards"] for t in rec["tricks"]]
+        winners = ref_check_play(rec["hands"], rec["bidder"], tricks, rec["trump"], HEAD[rules])
+        assert winners == [t["winner"] for t in rec["tricks"]]
+        played += 1
+    assert played >= 4
+
+
+def test_records_do_not_depend_on_threads_or_chunks() -> None:
+    one = play_hands(seed=9, count=40, rules="partnership", policies=learned(), threads=1, chunk=40)
+    two = play_hands(seed=9, count=40, rules="partnership", policies=learned(), threads=2, chunk=7)
+    for k in one:
+        assert np.array_equal(one[k], two[k]), k
+
+
+def test_before_its_trick_it_is_counting() -> None:
+    """With ``from_trick`` past the last trick it plays every card as ``counting`` does; from
+    its trick on it differs somewhere."""
+    counting = play_hands(seed=5, count=300, policies=PolicySet(play="counting"))
+    never = play_hands(seed=5, count=300, policies=learned("play.from_trick=13"))
+    for k in counting:
+        assert np.array_equal(counting[k], never[k]), k
+    model = play_hands(seed=5, count=300, policies=learned())
+    assert not np.array_equal(counting["score_0"], model["score_0"])
+
+
+def test_shipped_models_carry_their_provenance(tmp_path) -> None:
+    models = L.models()
+    assert [m["version"] for m in models] == list(range(1, L.N_MODELS + 1))
+    for m in models:
+        assert m["features"] == list(L.FEATURES[: len(m["features"])])
+        assert all(len(m["weights"][role]) == len(m["features"]) for role in L.ROLES)
+        prov = m["provenance"]
+        assert prov["data"] and prov["held_out"] and "held_out_results" in prov
+    bad = tmp_path / "m.json"
+    bad.write_text(json.dumps({"models": [{**models[-1], "version": 2}]}))
+    with pytest.raises(ValueError, match="versions must run 1, 2"):
+        L._load(bad)
+    bad.write_text(json.dumps({"default": 3, "models": [{**models[-1], "version": 1}]}))
+    with pytest.raises(ValueError, match="default model 3 is not shipped"):
+        L._load(bad)
+    one = {**models[-1], "version": 1}
+    bad.write_text(json.dumps({"models": [{**one, "features": ["points"]}]}))
+    with pytest.raises(ValueError, match="names other features"):
+        L._load(bad)
+    bad.write_text(json.dumps({"models": [{**one, "weights": {"lead": [1.0], "follow": [1.0]}}]}))
+    with pytest.raises(ValueError, match="one weight a feature"):
+        L._load(bad)
+
+
+def test_parameters_are_range_checked() -> None:
+    info = REGISTRY["play"]["learned"]
+    assert info.params["model"].default == L.DEFAULT_MODEL
+    assert info.params["model"].hi == L.N_MODELS
+    assert info.params["from_trick"].hi == 16
+    with pytest.raises(ValueError, match="out of range"):
+        learned("play.model=0")
+    with pytest.raises(ValueError, match="out of range"):
+        learned(f"play.model={L.N_MODELS + 1}")
+    with pytest.raises(ValueError, match="only games with an auction"):
+        engine_inputs("two-hand", learned())
