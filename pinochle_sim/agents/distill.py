@@ -14,10 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from pinochle_sim.agents.duplicate import deal_table
-from pinochle_sim.agents.players import DECISIONS, PolicyPlayer, seat_view
+from pinochle_sim.agents.players import DECISIONS, PolicyPlayer, seat_view, view_args
 from pinochle_sim.agents.stepwise import DONE, PLAY, Table, table_rules
 from pinochle_sim.core.bits import lowest_bit_index
-from pinochle_sim.core.cards import encode_faces
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_PLAY, stream_init
 from pinochle_sim.policies import PolicySet
@@ -150,22 +149,11 @@ class SearchRecorder:
     def _record(self, t: Table, seat: int, hand: int, out: dict) -> int:
         tr = t.tr
         p = self.player
-        key = hand * DECISIONS + len(t.calls) + sum(len(c) for _, c in t.tricks)
-        shown = np.zeros(4, dtype=np.int64)
-        for s in range(tr.players):
-            shown[s] = encode_faces(t.meld_cards[s])
-        near = tr.partners and seat in (t.bidder, (t.bidder + 2) % 4)
-        gave = encode_faces(t.given) if near else 0
-        returned = encode_faces(t.returned) if near else 0
-        mine = seat == t.bidder
-        widow = t.widow if mine and tr.widow else 0
-        laid = encode_faces(t.discards) if mine else 0
-        faces = np.array([f for _, c in t.tricks for f in c] or [0], dtype=np.int64)
         n = sum(len(c) for _, c in t.tricks)
+        key = hand * DECISIONS + len(t.calls) + n
         legal, chosen, pick = _search_decision(
-            p.bundle, tr.ra, tr.ma, seat, t.hands[seat], shown, t.bidder, t.trump, gave,
-            returned, widow, laid, faces, n, t.tricks[0][0], tr.hand_size, self.worlds,
-            p.seed, key, self._feats, self._sums, self._state,
+            p.bundle, tr.ra, tr.ma, seat, *view_args(t, seat), self.worlds, p.seed, key,
+            self._feats, self._sums, self._state,
         )  # fmt: skip
         trick = len(t.tricks)
         for f in range(24):

@@ -234,20 +234,28 @@ class PolicyPlayer:
 
     def _card(self, t: Table, seat: int, key: int) -> int:
         tr = t.tr
-        shown = np.zeros(4, dtype=np.int64)
-        for s in range(tr.players):
-            shown[s] = encode_faces(t.meld_cards[s])
-        near = tr.partners and seat in (t.bidder, (t.bidder + 2) % 4)
-        gave = encode_faces(t.given) if near else 0
-        returned = encode_faces(t.returned) if near else 0
-        mine = seat == t.bidder
-        widow = t.widow if mine and tr.widow else 0
-        laid = encode_faces(t.discards) if mine else 0
-        faces = np.array([f for _, c in t.tricks for f in c] or [0], dtype=np.int64)
-        n = sum(len(c) for _, c in t.tricks)
-        return int(_card(self.bundle, tr.ra, tr.ma, self.pp, seat, t.hands[seat], shown,
-                         t.bidder, t.trump, gave, returned, widow, laid, faces, n,
-                         t.tricks[0][0], tr.hand_size, self.seed, key))  # fmt: skip
+        return int(_card(self.bundle, tr.ra, tr.ma, self.pp, seat, *view_args(t, seat),
+                         self.seed, key))  # fmt: skip
 
 
-__all__ = ["DECISIONS", "PolicyPlayer"]
+def view_args(t: Table, seat: int) -> tuple:
+    """What :func:`seat_view` takes after ``(bundle, ra, ma, seat)`` for ``seat`` about to play
+    at table ``t``: its hand, the shown meld, the contract, the pass and widow as that seat
+    saw them, and the cards played so far."""
+    tr = t.tr
+    shown = np.zeros(4, dtype=np.int64)
+    for s in range(tr.players):
+        shown[s] = encode_faces(t.meld_cards[s])
+    near = tr.partners and seat in (t.bidder, (t.bidder + 2) % 4)
+    gave = encode_faces(t.given) if near else 0
+    returned = encode_faces(t.returned) if near else 0
+    mine = seat == t.bidder
+    widow = t.widow if mine and tr.widow else 0
+    laid = encode_faces(t.discards) if mine else 0
+    faces = np.array([f for _, c in t.tricks for f in c] or [0], dtype=np.int64)
+    n = sum(len(c) for _, c in t.tricks)
+    return (t.hands[seat], shown, t.bidder, t.trump, gave, returned, widow, laid, faces, n,
+            t.tricks[0][0], tr.hand_size)  # fmt: skip
+
+
+__all__ = ["DECISIONS", "PolicyPlayer", "seat_view", "view_args"]

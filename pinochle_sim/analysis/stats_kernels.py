@@ -75,6 +75,18 @@ def add_cluster_spread(
         c[k] += m
 
 
+@jit
+def _close_hand(resid: np.ndarray, touched: np.ndarray, ss: np.ndarray, c: np.ndarray) -> None:
+    """The end of a hand: each group it touched adds its residual sum's square to ``ss`` and
+    one cluster to ``c``, in group order; ``touched`` is cleared."""
+    for k in range(ss.shape[0]):
+        if touched[k] != 0:
+            r = resid[k]
+            ss[k] += r * r
+            c[k] += 1
+            touched[k] = 0
+
+
 @jit(entry=True)
 def add_hand_spread(
     keys: np.ndarray,
@@ -100,12 +112,7 @@ def add_hand_spread(
                 touched[k] = 1
                 resid[k] = 0.0
             resid[k] += values[i] - mean[k]
-        for k in range(ss.shape[0]):
-            if touched[k] != 0:
-                r = resid[k]
-                ss[k] += r * r
-                c[k] += 1
-                touched[k] = 0
+        _close_hand(resid, touched, ss, c)
 
 
 @jit(entry=True)
@@ -197,9 +204,4 @@ def add_block_hand_spread(
                 touched[k] = 1
                 resid[k] = 0.0
             resid[k] += np.float64(v[vrow[j], h]) - mean[k]
-        for k in range(ss.shape[0]):
-            if touched[k] != 0:
-                r = resid[k]
-                ss[k] += r * r
-                c[k] += 1
-                touched[k] = 0
+        _close_hand(resid, touched, ss, c)

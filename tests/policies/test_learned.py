@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from pinochle_sim import hand_record, parse_card
-from pinochle_sim.agents.players import PolicyPlayer, seat_view
-from pinochle_sim.agents.stepwise import DONE, PLAY, Table, table_rules
+from pinochle_sim.agents.duplicate import deal_table
+from pinochle_sim.agents.players import PolicyPlayer, seat_view, view_args
+from pinochle_sim.agents.stepwise import DONE, PLAY, table_rules
 from pinochle_sim.core.cards import encode_faces
 from pinochle_sim.core.tricks import PLANE, legal_mask
 from pinochle_sim.policies import REGISTRY, PolicySet
@@ -126,28 +127,12 @@ def _decisions(rules: str, policies: PolicySet, hands: range):
     bundle = player.bundle
     for h in hands:
         rec = hand_record(seed=3, hand=h, rules=rules, policies=policies)
-        t = Table(tr, dealer=rec["dealer"])
-        for cards in rec["dealt"]:
-            for f in sorted(parse_card(c) for c in cards):
-                t.apply(f)
-        for c in rec.get("widow") or []:
-            t.apply(parse_card(c))
+        t = deal_table(rules, 3, h)
         while t.phase != DONE:
             seat = t.current_player()
             action = player.decide(t, seat, h)
             if t.phase == PLAY:
-                shown = np.array([encode_faces(t.meld_cards[s]) for s in range(tr.players)]
-                                 + [0] * (4 - tr.players), dtype=np.int64)  # fmt: skip
-                near = tr.partners and seat in (t.bidder, (t.bidder + 2) % 4)
-                mine = seat == t.bidder
-                fs = np.array([f for _, c in t.tricks for f in c] or [0], dtype=np.int64)
-                n = sum(len(c) for _, c in t.tricks)
-                v, _work = seat_view(
-                    bundle, tr.ra, tr.ma, seat, t.hands[seat], shown, t.bidder, t.trump,
-                    encode_faces(t.given) if near else 0, encode_faces(t.returned) if near else 0,
-                    t.widow if mine and tr.widow else 0, encode_faces(t.discards) if mine else 0,
-                    fs, n, t.tricks[0][0], tr.hand_size,
-                )  # fmt: skip
+                v, _work = seat_view(bundle, tr.ra, tr.ma, seat, *view_args(t, seat))
                 yield len(t.tricks), v, action
             t.apply(action)
         assert [c for _, c in t.tricks] == [faces(" ".join(x["cards"])) for x in rec["tricks"]]

@@ -80,6 +80,7 @@ def test_ctrl_c_stops_waiting_for_work_at_once_and_stops_the_solver():
     second even while the work itself cannot stop (a kernel in the middle of its chunk); the
     solver's batches are told to stop, and the next call runs on a fresh work thread."""
     import _thread
+    import signal
     import threading
     import time
 
@@ -90,11 +91,16 @@ def test_ctrl_c_stops_waiting_for_work_at_once_and_stops_the_solver():
 
     release = threading.Event()
     stops = batch._stops[0]
+    # interrupt_main does nothing where SIGINT is ignored (as a test process may have left it)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, _thread.interrupt_main)
     t0 = time.monotonic()
     timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        pool.interruptible(release.wait, 30.0)  # a "kernel" that would run for 30 s
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pool.interruptible(release.wait, 30.0)  # a "kernel" that would run for 30 s
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert time.monotonic() - t0 < 1.0
     assert batch._stops[0] == stops + 1
     release.set()
