@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import pyarrow as pa
@@ -46,6 +46,10 @@ def play_part(rules: str, seed: int, worlds: int, from_trick: int, first: int, c
         for k, v in rec.record_hand(hand).items():
             cols.setdefault(k, []).extend(v)
     return {"first": first, "columns": cols, "cpu_s": time.process_time() - c0}
+
+
+def _play_job(job: tuple) -> dict:
+    return play_part(*job)
 
 
 def _write_part(out: Path, first: int, columns: dict) -> int:
@@ -85,6 +89,14 @@ def main() -> None:
     a = ap.parse_args()
     if a.hands < 1 or a.part < 1 or a.worlds < 1 or not 1 <= a.from_trick <= 16:
         sys.exit("error: --hands, --part and --worlds must be positive, --from-trick 1..16")
+    from pinochle_sim.rules import resolve_rules
+
+    try:
+        rules = resolve_rules(a.rules)
+    except ValueError as e:
+        sys.exit(f"error: {e}")
+    if rules.min_bid <= 0 or not rules.bid_steps:  # no auction: pimc does not play there
+        sys.exit(f"error: pimc plays only games with an auction, not {a.rules!r}")
     out = Path(a.out)
     settings = {
         "rules": a.rules, "seed": a.seed, "first": a.first, "hands": a.hands,
@@ -142,9 +154,16 @@ def main() -> None:
             for fut in dask_completed(futures):
                 report(fut.result())
     else:
-        with ProcessPoolExecutor(max_workers=max(1, a.processes)) as pool:
-            for fut in as_completed([pool.submit(play_part, *j) for j in jobs]):
-                report(fut.result())
+        pool = multiprocessing.Pool(max(1, a.processes))
+        try:
+            for res in pool.imap_unordered(_play_job, jobs):
+                report(res)
+        except KeyboardInterrupt:
+            pool.terminate()  # the parts under way are dropped; every part written is whole
+            sys.exit(f"interrupted: {done} of {len(jobs)} parts written; run the same command "
+                     "with --resume to finish")  # fmt: skip
+        pool.close()
+        pool.join()
     n = sum(pq.ParquetFile(p).metadata.num_rows for p in out.glob("part-*.parquet"))
     print(f"done: {n:,} rows in {len(list(out.glob('part-*.parquet')))} parts in {out}")
 

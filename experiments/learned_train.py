@@ -46,6 +46,8 @@ WITHIN = 5.0
 def load(dirs: list[str]) -> tuple[pd.DataFrame, list[dict]]:
     frames, provs = [], []
     for d in dirs:
+        if not (Path(d) / "_provenance.json").is_file():
+            sys.exit(f"error: {d} is not a folder of experiments/learned_data.py")
         frames.append(pd.read_parquet(d))
         provs.append(json.loads((Path(d) / "_provenance.json").read_text()))
     data = pd.concat(frames, ignore_index=True)
