@@ -12,9 +12,10 @@ one legal card plays it.
 The weights were fitted by ``experiments/learned_train.py`` to the value ``pimc`` gives every
 legal card (its side's points from the trick on, averaged over sampled worlds solved double
 dummy) at decisions recorded by ``experiments/learned_data.py``. They are package data
-(``policies/data/learned_play.json``), one row per model version with its provenance (the
-data's seeds, the fit, the held-out agreement with the search); the ``model`` parameter picks
-the version, so a new model is a new setting and leaves every other policy's records alone.
+(``policies/data/learned_play.json``): per model version a weights row for leads and one for the
+other plays, with its provenance (the data's seeds, the fit, the held-out agreement with the
+search); the ``model`` parameter picks the version, so a new model is a new setting and leaves
+every other policy's records alone.
 
 The features count a card's points on the partnership scale: the rules' best card is worth 10
 (joedog's counters, worth 1, count 10; the classic count's ace, 11, counts 10), so one model
@@ -83,8 +84,8 @@ FEATURES = (
     "tricks_left_if_trump",
     "leads_short_suit",
 )
-"""The features of one legal card, in the order of a model's weights (integers, in the rules'
-points where they count points):
+"""The features of one legal card, in the order of a model's weights (integers; points on the
+partnership scale, see the module's text):
 
 * ``counting``: 1 for the card ``counting`` would play;
 * ``points`` (scaled so that the best card scores 10), ``trump``, ``rank`` (0 = 9 .. 5 = A):
