@@ -142,6 +142,7 @@ def _tie(f: int, points: int) -> int:
     return face_points(points, f) * 64 + (f % 6) * 4 + f // 6
 
 
+@pytest.mark.slow  # the policy players' kernels for this bundle compile for about 2 minutes
 @pytest.mark.parametrize("rules", ["partnership", "three-hand"])
 def test_it_plays_the_highest_score_of_the_shipped_weights(rules: str) -> None:
     """Recomputed in numpy from the documented rule: each legal card's features times the
@@ -165,6 +166,7 @@ def test_it_plays_the_highest_score_of_the_shipped_weights(rules: str) -> None:
     assert scored > 50
 
 
+@pytest.mark.slow
 def test_counting_leads_and_plays_within_the_margin() -> None:
     """With the defaults (``leads`` 0, ``margin`` 2): every lead is counting's, and a card
     other than counting's only where the model scores it at least the margin higher."""
