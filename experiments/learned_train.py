@@ -50,10 +50,7 @@ def load(dirs: list[str]) -> tuple[pd.DataFrame, list[dict]]:
             sys.exit(f"error: {d} is not a folder of experiments/learned_data.py")
         frames.append(pd.read_parquet(d))
         provs.append(json.loads((Path(d) / "_provenance.json").read_text()))
-    data = pd.concat(frames, ignore_index=True)
-    # one decision: a (data set, deal, decision) triple
-    data["group"] = data.groupby(["hand", "decision"], sort=False).ngroup()
-    return data, provs
+    return pd.concat(frames, ignore_index=True), provs
 
 
 def group_sums(x: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:

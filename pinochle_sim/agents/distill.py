@@ -1,12 +1,12 @@
 """Decisions recorded from search, to train fast players on (``play=learned``).
 
-:func:`record_hand` plays one deal of ``(seed, hand)`` at the stepwise table with ``pimc`` in
-every seat (the default bidding and passing) and, at each of its searched card plays (from
-``from_trick`` on, more than one legal card), records what the deciding seat knew and what the
-search made of each legal card: the card's features (:data:`~pinochle_sim.policies.learned.
-FEATURES`, from the seat's view only) and its value, the side's points from the current trick
-on averaged over the sampled worlds. The hand goes on with the card ``pimc`` plays, so the
-positions are those of ``pimc`` against itself.
+:meth:`SearchRecorder.record_hand` plays one deal of ``(seed, hand)`` at the stepwise table
+with ``pimc`` in every seat (the default bidding and passing) and, at each of its searched card
+plays (from ``from_trick`` on, more than one legal card), records what the deciding seat knew
+and what the search made of each legal card: the card's features
+(:data:`~pinochle_sim.policies.learned.FEATURES`, from the seat's view only) and its value, the
+side's points from the current trick on averaged over the sampled worlds. The hand goes on
+with the card ``pimc`` plays, so the positions are those of ``pimc`` against itself.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def _features_from_state(
 
 def features_from_state(row: dict, rules: str) -> np.ndarray:
     """The :data:`~pinochle_sim.policies.learned.FEATURES` of a recorded row (its
-    :data:`STATE` columns, seat, decision and card), worked out again."""
+    :data:`STATE` columns, seat, ``n_played`` and card), worked out again."""
     tr = table_rules(rules)
     state = np.array([int(row[c]) for c in STATE], dtype=np.int64)
     out = np.zeros(MAX_FEATURES, dtype=np.int64)
@@ -115,7 +115,7 @@ def features_from_state(row: dict, rules: str) -> np.ndarray:
 
 class SearchRecorder:
     """Plays deals with ``pimc`` (``worlds``, ``from_trick``) in every seat and records its
-    searched decisions (:func:`record_hand`)."""
+    searched decisions (:meth:`record_hand`)."""
 
     def __init__(self, rules: str, worlds: int, from_trick: int, seed: int) -> None:
         self.rules = rules
@@ -130,7 +130,7 @@ class SearchRecorder:
 
     def record_hand(self, hand: int) -> dict[str, list[int | float]]:
         """Play deal ``hand`` of the recorder's seed; returns its records, column by column
-        (:data:`COLUMNS`, then the features)."""
+        (:data:`RECORD_COLUMNS`)."""
         out: dict[str, list[int | float]] = {c: [] for c in RECORD_COLUMNS}
         t = deal_table(self.rules, self.seed, hand)
         while t.phase != DONE:

@@ -43,7 +43,7 @@ from pinochle_sim.core.tricks import (
     suit_of,
 )
 from pinochle_sim.policies.counting import _can_ruff, _counting_play, _safe
-from pinochle_sim.policies.play import _unseen_faces, face_points
+from pinochle_sim.policies.play import _unseen_faces, face_points, tie_key
 from pinochle_sim.policies.slots import (
     LEARNED_FROM_TRICK,
     LEARNED_LEADS,
@@ -247,11 +247,6 @@ def decision_context(v: PlayView) -> tuple[int, int, bool]:
 
 
 @jit
-def _tie_key(f: int, points: int) -> int:
-    return face_points(points, f) * 64 + rank_of(f) * 4 + suit_of(f)
-
-
-@jit
 def learned_play(v: PlayView, model: int, from_trick: int, margin: int, leads: bool) -> int:
     """The face ``v.seat`` plays under ``learned`` with model version ``model``: the card of
     the highest score, unless ``counting``'s card scores within ``margin`` of it (then
@@ -281,7 +276,7 @@ def learned_play(v: PlayView, model: int, from_trick: int, margin: int, leads: b
         if (
             best < 0
             or score > best_score
-            or (score == best_score and _tie_key(f, v.points) < _tie_key(best, v.points))
+            or (score == best_score and tie_key(f, v.points) < tie_key(best, v.points))
         ):
             best = f
             best_score = score

@@ -53,7 +53,7 @@ from pinochle_sim.policies.known import (
     copies,
     known_of,
 )
-from pinochle_sim.policies.play import face_points
+from pinochle_sim.policies.play import tie_key
 from pinochle_sim.policies.slots import PIMC_FROM_TRICK, PIMC_WORLDS
 from pinochle_sim.policies.view import PlayView
 from pinochle_sim.rules.arrays import RA_DISCARD, RA_PARTNERS, RA_SIZE, RA_WIDOW
@@ -140,12 +140,6 @@ def world_hands(v: PlayView, work: np.ndarray, r: int) -> tuple[int, int, int, i
 
 
 @jit
-def _tie_key(f: int, points: int) -> int:
-    """Order among equal totals: fewer points, then lower rank, then suit order."""
-    return face_points(points, f) * 64 + rank_of(f) * 4 + suit_of(f)
-
-
-@jit
 def pimc_play(v: PlayView, n_worlds: int, from_trick: int, rs: np.ndarray, work: np.ndarray) -> int:
     """The face ``v.seat`` plays under ``pimc`` (``rs``: the hand's play stream, read only;
     ``work``: the thread's work array, set up by the engine for this hand)."""
@@ -190,7 +184,7 @@ def world_sums(v: PlayView, n_worlds: int, rs: np.ndarray, work: np.ndarray) -> 
 
 @jit
 def best_total(v: PlayView, sums: np.ndarray) -> int:
-    """The legal card with the highest total in ``sums`` (ties: :func:`_tie_key`)."""
+    """The legal card with the highest total in ``sums`` (ties: :func:`~.play.tie_key`)."""
     best = -1
     legal = v.legal
     m = legal & PLANE
@@ -200,7 +194,7 @@ def best_total(v: PlayView, sums: np.ndarray) -> int:
         if (
             best < 0
             or sums[f] > sums[best]
-            or (sums[f] == sums[best] and _tie_key(f, v.points) < _tie_key(best, v.points))
+            or (sums[f] == sums[best] and tie_key(f, v.points) < tie_key(best, v.points))
         ):
             best = f
     return best

@@ -68,6 +68,13 @@ def face_points(packed: int, f: int) -> int:
 
 
 @jit
+def tie_key(f: int, points: int) -> int:
+    """Order among cards a policy values equally: fewer points, then the lower rank, then the
+    first suit (S, H, D, C); the smaller key plays."""
+    return face_points(points, f) * 64 + rank_of(f) * 4 + suit_of(f)
+
+
+@jit
 def _unseen_faces(hand: int, played: int) -> int:
     """Faces with a copy neither played nor in ``hand`` (so possibly held by another seat)."""
     p1, p2 = played & 0xFFFFFF, played >> 24
