@@ -204,6 +204,13 @@ def _kinds(table: MeldTable, trump: int) -> dict[str, Kind]:
     return {name: kind for points, name, kind in kinds if points > 0}
 
 
+@lru_cache(maxsize=64)
+def _held(table: MeldTable, hand: int) -> dict[str, int]:
+    """Meld kind -> ``hand``-card hands holding its cards. The suits are alike, so the counts
+    are the same whichever suit is trump: they are counted once, with spades."""
+    return {name: hands_holding(hand, *kind) for name, kind in _kinds(table, 0).items()}
+
+
 def hands_holding(
     hand: int, faces: tuple[int, ...], test: Callable[[tuple[int, ...]], bool]
 ) -> int:
@@ -462,7 +469,7 @@ def exact_meld_distribution(
     for dist in by_length.values():
         for v, c in dist.items():
             counts[v] = counts.get(v, 0) + c
-    held = {name: hands_holding(hand, *kind) for name, kind in _kinds(ruleset.meld, suit).items()}
+    held = dict(_held(ruleset.meld, hand))
     return ExactMeld(
         rules=ruleset.name,
         table=ruleset.meld.name,

@@ -76,15 +76,24 @@ def add_cluster_spread(
 
 
 @jit
-def _close_hand(resid: np.ndarray, touched: np.ndarray, ss: np.ndarray, c: np.ndarray) -> None:
-    """The end of a hand: each group it touched adds its residual sum's square to ``ss`` and
-    one cluster to ``c``, in group order; ``touched`` is cleared."""
-    for k in range(ss.shape[0]):
-        if touched[k] != 0:
-            r = resid[k]
-            ss[k] += r * r
-            c[k] += 1
-            touched[k] = 0
+def _close_hand(
+    resid: np.ndarray,
+    touched: np.ndarray,
+    stack: np.ndarray,
+    top: int,
+    ss: np.ndarray,
+    c: np.ndarray,
+) -> None:
+    """The end of a hand: each group it touched (the first ``top`` of ``stack``) adds its
+    residual sum's square to ``ss`` and one cluster to ``c``; ``touched`` is cleared. Each
+    group's sums grow hand after hand, so the order of the groups within a hand does not
+    change them."""
+    for t in range(top):
+        k = stack[t]
+        r = resid[k]
+        ss[k] += r * r
+        c[k] += 1
+        touched[k] = 0
 
 
 @jit(entry=True)
@@ -104,15 +113,19 @@ def add_hand_spread(
     every (group, hand) cell is needed. ``resid`` and ``touched`` are scratch of ``len(ss)``
     cells (``touched`` all zero on entry and on return)."""
     blocks = keys.shape[0] // hands
+    stack = np.empty(blocks, dtype=np.int64)
     for h in range(hands):
+        top = 0
         for j in range(blocks):
             i = j * hands + h
             k = keys[i]
             if touched[k] == 0:
                 touched[k] = 1
                 resid[k] = 0.0
+                stack[top] = k
+                top += 1
             resid[k] += values[i] - mean[k]
-        _close_hand(resid, touched, ss, c)
+        _close_hand(resid, touched, stack, top, ss, c)
 
 
 @jit(entry=True)
@@ -197,11 +210,15 @@ def add_block_hand_spread(
 ) -> None:
     """:func:`add_hand_spread` for observations in blocks (see :func:`add_block_moments`),
     each hand a cluster: the same sums in the same order as on the blocks laid end to end."""
+    stack = np.empty(x.shape[0], dtype=np.int64)
     for h in range(x.shape[1]):
+        top = 0
         for j in range(x.shape[0]):
             k = base[j] + lut[x[j, h]]
             if touched[k] == 0:
                 touched[k] = 1
                 resid[k] = 0.0
+                stack[top] = k
+                top += 1
             resid[k] += np.float64(v[vrow[j], h]) - mean[k]
-        _close_hand(resid, touched, ss, c)
+        _close_hand(resid, touched, stack, top, ss, c)

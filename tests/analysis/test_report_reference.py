@@ -48,3 +48,19 @@ def test_questions_shared_out_among_threads_give_the_same_tables(runs, case) -> 
     two = answer(path, [STUDIES[n].ask(rules) for n in names], threads=2)
     for name, a, b in zip(names, one, two, strict=True):
         assert a.to_csv(index=False) == b.to_csv(index=False), name
+
+
+def test_each_table_is_handed_on_once_as_soon_as_it_is_final(runs) -> None:
+    """``ready`` gets every question's table once, the same table answer returns; the one-pass
+    questions' tables come before any cluster-robust question's (whose second reading their
+    charts are drawn during)."""
+    path = runs["partnership"]
+    rules, present = rules_of(path), column_names(path)
+    names = [n for n, st in STUDIES.items() if st.fits(rules, present)]
+    questions = [STUDIES[n].ask(rules) for n in names]
+    seen: list[tuple[int, str]] = []
+    got = answer(path, questions, threads=2, ready=lambda i, t: seen.append((i, t.to_csv())))
+    assert sorted(i for i, _ in seen) == list(range(len(names)))
+    assert all(text == got[i].to_csv() for i, text in seen)
+    passes = [questions[i].passes for i, _ in seen]
+    assert passes == sorted(passes) and passes[0] == 1 and passes[-1] == 2

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, MaxNLocator, NullLocator, PercentFormatter
 
-from pinochle_sim.analysis.reports.questions import FIXED_TRUMP
+from pinochle_sim.analysis.reports.questions import FIXED_TRUMP, MIN_N
 from pinochle_sim.analysis.reports.questions_two_hand import MARGIN_SIDES
 from pinochle_sim.analysis.reports.style import (
     PALETTE,
@@ -31,10 +31,6 @@ def _rules(meta: dict[str, Any]) -> Any:
 def _total(meta: dict[str, Any]) -> int:
     """Total trick points of the run's ruleset (250 unless the provenance says otherwise)."""
     return _rules(meta).total_trick_points if "ruleset_toml" in meta else 250
-
-
-MIN_N = 200
-"""Groups with fewer observations are left off the charts (they stay in the CSV tables)."""
 
 
 def _band(

@@ -16,7 +16,7 @@ whole-column implementation wrote.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -83,6 +83,11 @@ class Question(ABC):
     def table(self) -> pd.DataFrame:
         """The answer, once every part is gathered."""
 
+    def prepare(self) -> None:
+        """Work that needs no data (exact values to set beside the estimates), done in a
+        thread of its own while the run is read (by default, none)."""
+        return None
+
 
 def chunks(data: Data, names: Sequence[str]) -> Iterator[Columns]:
     """The named columns of a run, one part at a time (a DataFrame is one chunk; a missing
@@ -135,13 +140,24 @@ def slices(d: Columns, rows: int = SLICE_ROWS) -> Iterator[Columns]:
             start = cut
 
 
-def answer(data: Data, questions: Sequence[Question], threads: int = 1) -> list[pd.DataFrame]:
+def answer(
+    data: Data,
+    questions: Sequence[Question],
+    threads: int = 1,
+    ready: Callable[[int, pd.DataFrame], None] | None = None,
+) -> list[pd.DataFrame]:
     """The tables of ``questions`` over the run ``data``, read part by part: once for all of
     them, and once more for those whose intervals are cluster-robust.
 
     With ``threads`` > 1 the questions are shared out among that many threads (each question
     gathers in one thread, slice after slice in order, so its numbers do not change); the
-    loops that gather release the GIL."""
+    loops that gather release the GIL. ``ready(i, table)`` is called with each question's
+    table as soon as it is final: the one-pass questions' before the second reading starts,
+    so that their charts can be drawn meanwhile."""
+    tables: list[pd.DataFrame | None] = [None] * len(questions)
+    preparing = ThreadPoolExecutor(1, thread_name_prefix="prepare")
+    prepared = [preparing.submit(q.prepare) for q in questions]
+    preparing.shutdown(wait=False)
     for again in (False, True):
         todo = [q for q in questions if q.passes > int(again)]
         if not todo:
@@ -153,13 +169,20 @@ def answer(data: Data, questions: Sequence[Question], threads: int = 1) -> list[
                 for d in slices(part):
                     for q in todo:
                         q.add(d, again)
-            continue
-        with ThreadPoolExecutor(len(groups), thread_name_prefix="report") as pool:
-            for part in chunks(data, names):
-                for d in slices(part):
-                    for f in [pool.submit(_add_all, g, d, again) for g in groups]:
-                        f.result()
-    return [q.table() for q in questions]
+        else:
+            with ThreadPoolExecutor(len(groups), thread_name_prefix="report") as pool:
+                for part in chunks(data, names):
+                    for d in slices(part):
+                        for f in [pool.submit(_add_all, g, d, again) for g in groups]:
+                            f.result()
+        for f in prepared:
+            f.result()
+        for i, q in enumerate(questions):
+            if tables[i] is None and q.passes <= int(again) + 1:
+                tables[i] = q.table()
+                if ready:
+                    ready(i, tables[i])
+    return [t if t is not None else q.table() for t, q in zip(tables, questions, strict=True)]
 
 
 def _add_all(questions: Sequence[Question], d: Columns, again: bool) -> None:

@@ -32,6 +32,7 @@ from pinochle_sim.analysis.reports.gather import (
 )
 from pinochle_sim.analysis.reports.load import Data, column_names, extent, provenance_of, rules_of
 from pinochle_sim.analysis.reports.questions import (
+    MIN_N,
     SUITS,
     _bidding_side,
     _side_cols,
@@ -149,9 +150,6 @@ BY_WORDS = {
     "trumps": "the bidding side's trumps",
     "trump-length": "trump length",
 }
-
-MIN_N = 200
-"""The least observations a point of an overlay chart holds (``min_n``'s default)."""
 
 
 def _observations(q: Overlay, by: str, r: Ruleset) -> tuple[list[str], XY, int]:

@@ -33,6 +33,9 @@ from pinochle_sim.rules import Ruleset
 
 SUITS = "shdc"
 AUCTION_COLUMNS = ("bid", "bidder")
+MIN_N = 200
+"""Groups with fewer observations are left off the charts and out of the reports' text (they
+stay in the CSV tables)."""
 """Columns of runs whose rules hold an auction."""
 SUIT_GROUP = np.array([0, 1, 0, 1])  # S, D hold the pinochle cards (QS, JD); H, C do not
 SUIT_GROUP_NAMES = ("spades/diamonds", "hearts/clubs")
@@ -114,10 +117,15 @@ def _props(
 # --------------------------------------------------------------------------- meld
 
 
+def _exact_by_trump(rules: Ruleset) -> list[exact.ExactMeld]:
+    """The exact meld distribution for each trump suit (S, H, D, C)."""
+    return [exact.exact_meld_distribution(rules, s) for s in range(4)]
+
+
 def _exact_groups(rules: Ruleset) -> dict[tuple[int, int], dict[int, int]]:
     """Exact counts of a dealt hand's meld per (suit group, trump length): each group pools its
     two suits, whose trump lengths are equally likely (hypergeometric)."""
-    dists = [exact.exact_meld_distribution(rules, s) for s in range(4)]
+    dists = _exact_by_trump(rules)
     out: dict[tuple[int, int], dict[int, int]] = {}
     for s, e in enumerate(dists):
         for L, dist in e.by_length.items():
@@ -166,6 +174,9 @@ class MeldByTrumpLength(Question):
         meld = np.stack([d[f"meld_{p}_{s}"] for p, s in seats])
         length = np.stack([d[f"len_{p}_{s}"] for p, s in seats])
         return Blocks(length, meld, base=np.tile(SUIT_GROUP, self.players) * 13)
+
+    def prepare(self) -> None:
+        _exact_by_trump(self.rules)
 
     def add(self, d: Columns, again: bool = False) -> None:
         blocks = self._observations(d)
@@ -286,12 +297,15 @@ class MeldDistribution(Question):
             self.series[name].add(v)
         self.tail.add(pre_all.T)
 
+    def prepare(self) -> None:
+        _exact_by_trump(self.rules)
+
     def table(self) -> pd.DataFrame:
         grid = self.grid
         if grid is None:
             grid = _tail_grid(self.rules, max(len(s.counts) - 1 for s in self.series.values()))
         grid = np.asarray(grid, dtype=np.int64)
-        truth = [exact.exact_meld_distribution(self.rules, s) for s in range(4)]
+        truth = _exact_by_trump(self.rules)
         rows = []
         for (who, stage), s in self.series.items():
             deff = np.ones(len(grid))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 import multiprocessing
 import os
@@ -13,8 +14,6 @@ from typing import Any
 import pandas as pd
 
 from pinochle_sim.analysis.reports import (
-    charts_dd,
-    charts_report,
     dd_studies,
     questions,
     questions_two_hand,
@@ -29,7 +28,6 @@ from pinochle_sim.analysis.reports.load import (
     provenance_of,
     rules_of,
 )
-from pinochle_sim.analysis.reports.style import mark_partial, save
 from pinochle_sim.core.limits import MIN_REPORT_HANDS
 from pinochle_sim.rules import Ruleset
 from pinochle_sim.runs.simulate.pool import MAX_THREADS
@@ -138,7 +136,7 @@ def _text_go_set(t: pd.DataFrame, r: Ruleset) -> str:
         if len(bucket)
         else ""
     )
-    bids = t[(t["by"] == "bid") & (t["n"] >= charts_report.MIN_N)]
+    bids = t[(t["by"] == "bid") & (t["n"] >= questions.MIN_N)]
     bids = bids[bids["ci_hi"] - bids["ci_lo"] <= 0.05]  # rates known to +-2.5 points
     worst = ""
     if len(bids) and "mean_needed" in bids:
@@ -209,7 +207,7 @@ def _text_meld_laid(t: pd.DataFrame, r: Ruleset) -> str:
         if {"6", "7"} <= set(won.index)
         else ""
     )
-    dealt = t[(t["by"] == "dealt meld in trump") & (t["n"] >= charts_report.MIN_N)]
+    dealt = t[(t["by"] == "dealt meld in trump") & (t["n"] >= questions.MIN_N)]
     short = dealt[dealt["mean"] < dealt["dealt_mean"]]
     tip = (
         f" Seats dealt {short.iloc[0]['level']} in trump laid only {_ci(short.iloc[0])}, less "
@@ -275,7 +273,7 @@ def _text_win_probability(t: pd.DataFrame, r: Ruleset) -> str:
     def cell(view: str, own: float, opp: float) -> pd.Series | None:
         own, opp = own // width * width, opp // width * width  # the bins holding these scores
         m = t[(t["view"] == view) & (t["own_lo"] == own) & (t["opp_lo"] == opp)]
-        return m.iloc[0] if len(m) and m.iloc[0]["n"] >= charts_report.MIN_N else None
+        return m.iloc[0] if len(m) and m.iloc[0]["n"] >= questions.MIN_N else None
 
     first = _row(t, view="first deal")
     own, opp = 0.8 * target, 2 / 3 * target
@@ -375,6 +373,23 @@ and their charts draw groups of 20."""
 
 
 @dataclass(frozen=True)
+class _Chart:
+    """A chart builder, named by its module and function and imported when first drawn: a
+    report reads the run without waiting for matplotlib, which its chart workers import
+    meanwhile (:class:`_Charts`)."""
+
+    module: str
+    name: str
+
+    def __call__(self, table: pd.DataFrame, meta: dict[str, Any]) -> Any:
+        return getattr(self.builder(), self.name)(table, meta)
+
+    def builder(self) -> Any:
+        """The module that draws the chart."""
+        return importlib.import_module(f"pinochle_sim.analysis.reports.{self.module}")
+
+
+@dataclass(frozen=True)
 class Study:
     title: str
     question: Callable[[Data], pd.DataFrame]
@@ -403,7 +418,7 @@ STUDIES: dict[str, Study] = {
         "Expected meld by trump length",
         questions.meld_by_trump_length,
         questions.MeldByTrumpLength,
-        charts_report.meld_by_trump_length,
+        _Chart("charts_report", "meld_by_trump_length"),
         _text_meld_by_length,
         checks=selfcheck.meld_by_trump_length,
         min_hands=250,
@@ -412,7 +427,7 @@ STUDIES: dict[str, Study] = {
         "How much meld: tail probabilities",
         questions.meld_distribution,
         questions.MeldDistribution,
-        charts_report.meld_distribution,
+        _Chart("charts_report", "meld_distribution"),
         _text_meld_distribution,
         requires=questions.AUCTION_COLUMNS,
         checks=selfcheck.meld_distribution,
@@ -421,7 +436,7 @@ STUDIES: dict[str, Study] = {
         "What to expect from your partner",
         questions.partner_meld,
         questions.PartnerMeld,
-        charts_report.partner_meld,
+        _Chart("charts_report", "partner_meld"),
         _text_partner,
         lambda r: r.partnerships,
     ),
@@ -429,7 +444,7 @@ STUDIES: dict[str, Study] = {
         "The value of the pass",
         questions.pass_value,
         questions.PassValue,
-        charts_report.pass_value,
+        _Chart("charts_report", "pass_value"),
         _text_pass,
         lambda r: r.partnerships and r.pass_cards > 0,
         min_hands=500,
@@ -438,7 +453,7 @@ STUDIES: dict[str, Study] = {
         "Winning bid against meld",
         questions.bid_vs_meld,
         questions.BidVsMeld,
-        charts_report.bid_vs_meld,
+        _Chart("charts_report", "bid_vs_meld"),
         _text_bid_vs_meld,
         requires=questions.AUCTION_COLUMNS,
     ),
@@ -446,7 +461,7 @@ STUDIES: dict[str, Study] = {
         "Go-set probability",
         questions.go_set,
         questions.GoSet,
-        charts_report.go_set,
+        _Chart("charts_report", "go_set"),
         _text_go_set,
         requires=questions.AUCTION_COLUMNS,
     ),
@@ -454,7 +469,7 @@ STUDIES: dict[str, Study] = {
         "Trick points of the bidding side",
         questions.bidding_side_tricks,
         questions.BiddingSideTricks,
-        charts_report.bidding_side_tricks,
+        _Chart("charts_report", "bidding_side_tricks"),
         _text_tricks,
         requires=questions.AUCTION_COLUMNS,
     ),
@@ -462,7 +477,7 @@ STUDIES: dict[str, Study] = {
         "The auction",
         questions.auction_summary,
         questions.AuctionSummary,
-        charts_report.auction_summary,
+        _Chart("charts_report", "auction_summary"),
         _text_auction,
         requires=questions.AUCTION_COLUMNS,
         min_hands=250,
@@ -471,7 +486,7 @@ STUDIES: dict[str, Study] = {
         "The value of the widow",
         questions.widow_value,
         questions.WidowValue,
-        charts_report.widow_value,
+        _Chart("charts_report", "widow_value"),
         _text_widow,
         lambda r: r.widow > 0,
         min_hands=500,
@@ -480,7 +495,7 @@ STUDIES: dict[str, Study] = {
         "Meld scored by hand",
         questions_two_hand.meld_laid,
         questions_two_hand.MeldLaid,
-        charts_report.meld_laid,
+        _Chart("charts_report", "meld_laid"),
         _text_meld_laid,
         requires=questions_two_hand.STOCK_COLUMNS,
     ),
@@ -488,7 +503,7 @@ STUDIES: dict[str, Study] = {
         "The value of winning stock tricks",
         questions_two_hand.early_tricks,
         questions_two_hand.EarlyTricks,
-        charts_report.early_tricks,
+        _Chart("charts_report", "early_tricks"),
         _text_early_tricks,
         requires=questions_two_hand.STOCK_COLUMNS,
     ),
@@ -496,7 +511,7 @@ STUDIES: dict[str, Study] = {
         "Final score margin",
         questions_two_hand.score_margin,
         questions_two_hand.ScoreMargin,
-        charts_report.score_margin,
+        _Chart("charts_report", "score_margin"),
         _text_score_margin,
         requires=questions_two_hand.STOCK_COLUMNS,
     ),
@@ -504,7 +519,7 @@ STUDIES: dict[str, Study] = {
         "The cost of card play (double dummy)",
         dd_studies.card_play_cost,
         dd_studies.CardPlayCost,
-        charts_dd.card_play_cost,
+        _Chart("charts_dd", "card_play_cost"),
         _text_card_play_cost,
         requires=dd_studies.DD_COLUMNS,
         min_hands=DD_MIN_HANDS,
@@ -513,7 +528,7 @@ STUDIES: dict[str, Study] = {
         "Going set under perfect play (double dummy)",
         dd_studies.go_set_dd,
         dd_studies.GoSetDD,
-        charts_dd.go_set_dd,
+        _Chart("charts_dd", "go_set_dd"),
         _text_go_set_dd,
         requires=dd_studies.DD_COLUMNS,
         min_hands=DD_MIN_HANDS,
@@ -522,7 +537,7 @@ STUDIES: dict[str, Study] = {
         "How often the bots' bids are makeable (double dummy)",
         dd_studies.makeable,
         dd_studies.Makeable,
-        charts_dd.makeable,
+        _Chart("charts_dd", "makeable"),
         _text_makeable,
         requires=dd_studies.DD_COLUMNS,
         min_hands=DD_MIN_HANDS,
@@ -531,7 +546,7 @@ STUDIES: dict[str, Study] = {
         "Who wins from here: game win probability by score situation",
         questions_two_hand.win_probability,
         questions_two_hand.WinProbability,
-        charts_report.win_probability,
+        _Chart("charts_report", "win_probability"),
         _text_win_probability,
         lambda r: r.teams == 2,
         requires=questions_two_hand.GAME_COLUMNS,
@@ -600,23 +615,28 @@ def write_report(
     if progress:
         progress(f"reading {ext.describe()} once for {len(names)} questions")
     workers = _workers(threads)
-    tables = answer(data, [STUDIES[name].ask(rules) for name in names], threads=workers)
-    drawn = _draw_charts(
-        [(name, table) for name, table in zip(names, tables, strict=True)],
-        meta, out, written, workers, progress,
-    )  # fmt: skip
-    for name, table in zip(names, tables, strict=True):
-        study = STUDIES[name]
-        table.to_csv(out / f"{name}.csv", index=False)
-        if study.checks:
-            checks.append(study.checks(table).assign(study=name))
-        others = [f"[{f.upper()}]({name}.{f})" for f in formats if f != page]
-        links = f" · chart as {', '.join(others)}" if others else ""
-        sections.append(
-            f"## {study.title}\n\n![{study.title}]({name}.{page})\n\n"
-            f"{study.text(table, rules)}\n\nData: [`{name}.csv`]({name}.csv){links}\n"
+    charts = _Charts(meta, out, written, workers if len(names) > 1 else 1, progress)
+    try:
+        tables = answer(
+            data,
+            [STUDIES[name].ask(rules) for name in names],
+            threads=workers,
+            ready=lambda i, table: charts.draw(names[i], table),
         )
-    drawn()
+        for name, table in zip(names, tables, strict=True):
+            study = STUDIES[name]
+            table.to_csv(out / f"{name}.csv", index=False)
+            if study.checks:
+                checks.append(study.checks(table).assign(study=name))
+            others = [f"[{f.upper()}]({name}.{f})" for f in formats if f != page]
+            links = f" · chart as {', '.join(others)}" if others else ""
+            sections.append(
+                f"## {study.title}\n\n![{study.title}]({name}.{page})\n\n"
+                f"{study.text(table, rules)}\n\nData: [`{name}.csv`]({name}.csv){links}\n"
+            )
+        charts.wait()
+    finally:
+        charts.close()
     check = pd.concat(checks, ignore_index=True) if checks else pd.DataFrame()
     top = ""
     if len(check):
@@ -661,6 +681,8 @@ def _workers(threads: int | None) -> int:
 
 def _draw_one(job: tuple[str, pd.DataFrame, dict[str, Any], str, tuple[str, ...]]) -> str:
     """Draw and save one study's chart (in this process or a forked one); returns its name."""
+    from pinochle_sim.analysis.reports.style import mark_partial, save
+
     name, table, meta, stem, formats = job
     fig = STUDIES[name].chart(table, meta)
     mark_partial(fig, meta)
@@ -668,43 +690,56 @@ def _draw_one(job: tuple[str, pd.DataFrame, dict[str, Any], str, tuple[str, ...]
     return name
 
 
-def _draw_charts(
-    tables: list[tuple[str, pd.DataFrame]],
-    meta: dict[str, Any],
-    out: Path,
-    formats: tuple[str, ...],
-    workers: int,
-    progress: Callable[[str], None] | None,
-) -> Callable[[], None]:
-    """Start drawing every chart: in ``workers`` forked processes where the system forks and
-    there is more than one chart and worker, else here, now. Returns the call that waits for
-    the last one (a chart that fails raises there)."""
-    jobs = [(name, table, meta, str(out / name), formats) for name, table in tables]
-    forks = "fork" in multiprocessing.get_all_start_methods()
-    if workers < 2 or len(jobs) < 2 or not forks:
-        for job in jobs:
+def _import_charts() -> None:
+    """A chart worker's start: import what drawing needs while the run is still being read."""
+    for module in dict.fromkeys(study.chart.module for study in STUDIES.values()):
+        importlib.import_module(f"pinochle_sim.analysis.reports.{module}")
+    importlib.import_module("pinochle_sim.analysis.reports.style")
+
+
+class _Charts:
+    """The report's charts, each drawn as soon as its table is ready.
+
+    With more than one worker, where the system forks, the workers are forked at once (before
+    the run is read, while this process has no other threads): they draw the one-pass
+    questions' charts while the cluster-robust questions read the run a second time. Without,
+    each chart is drawn here when asked for."""
+
+    def __init__(
+        self,
+        meta: dict[str, Any],
+        out: Path,
+        formats: tuple[str, ...],
+        workers: int,
+        progress: Callable[[str], None] | None,
+    ) -> None:
+        self.meta, self.out, self.formats, self.progress = meta, out, formats, progress
+        self.pending: list[Any] = []
+        self.pool = None
+        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            self.pool = multiprocessing.get_context("fork").Pool(workers, _import_charts)
+
+    def draw(self, name: str, table: pd.DataFrame) -> None:
+        job = (name, table, self.meta, str(self.out / name), self.formats)
+        if self.pool is None:
             _draw_one(job)
-            if progress:
-                progress(job[0])
-        return lambda: None
-    pool = multiprocessing.get_context("fork").Pool(min(workers, len(jobs)))
-    order = sorted(jobs, key=lambda j: -CHART_WORK.get(j[0], 1))  # the slowest first
-    pending = pool.imap_unordered(_draw_one, order)
+            if self.progress:
+                self.progress(name)
+        else:
+            self.pending.append(self.pool.apply_async(_draw_one, (job,)))
 
-    def wait() -> None:
-        try:
-            for name in pending:
-                if progress:
-                    progress(name)
-        finally:
-            pool.terminate()
-            pool.join()
+    def wait(self) -> None:
+        """Wait for every chart asked for (one that failed raises here)."""
+        for result in self.pending:
+            name = result.get()
+            if self.progress:
+                self.progress(name)
+        self.pending.clear()
 
-    return wait
-
-
-CHART_WORK = {"meld_distribution": 4, "auction_summary": 2, "bidding_side_tricks": 2}
-"""Charts that take longer than the others to draw (relative), started first."""
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
 
 
 def _partial_refusal(data: Data, ext: Extent) -> str:

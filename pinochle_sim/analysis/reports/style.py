@@ -140,12 +140,17 @@ def fit_width(text: Any, smallest: int) -> None:
 
 
 def save(fig: Figure, path_stem: str, formats: tuple[str, ...] = ("png", "svg")) -> list[str]:
-    """Write ``path_stem.png`` / ``.svg``; returns the paths."""
+    """Write ``path_stem.png`` / ``.svg``; returns the paths.
+
+    The layout is worked out once, for the first format, and kept for the others: every
+    format shows the same layout, and the others are drawn in about half the time."""
     out = []
-    for fmt in formats:
+    for i, fmt in enumerate(formats):
         p = f"{path_stem}.{fmt}"
         meta = {"Date": None} if fmt in ("svg", "pdf") else {}  # reproducible files
         with matplotlib.rc_context(RC):
             fig.savefig(p, format=fmt, dpi=DPI, metadata=meta)
+        if i == 0 and len(formats) > 1 and fig.get_layout_engine() is not None:
+            fig.set_layout_engine("none")
         out.append(p)
     return out
