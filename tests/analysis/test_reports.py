@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -682,17 +680,3 @@ def test_two_hand_games_report(tmp_path):
     t = pd.read_csv(tmp_path / "rep" / "win_probability.csv")
     assert set(t["view"]) == {"side 0", "pooled", "lead", "first deal"}
     assert (t["width"] == 50).all()  # game to 1000 in 20 bins
-
-
-def test_report_questions_load_without_matplotlib() -> None:
-    """A report reads its run while its chart workers import matplotlib: the report module and
-    the questions do not import it themselves, and every study names a chart builder that
-    exists."""
-    code = (
-        "import sys, pinochle_sim.analysis.reports as r\n"
-        "assert 'matplotlib' not in sys.modules, 'matplotlib imported'\n"
-        "for name, st in r.STUDIES.items():\n"
-        "    assert callable(getattr(st.chart.builder(), st.chart.name)), name\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import math
 import multiprocessing
 import os
@@ -14,6 +13,8 @@ from typing import Any
 import pandas as pd
 
 from pinochle_sim.analysis.reports import (
+    charts_dd,
+    charts_report,
     dd_studies,
     questions,
     questions_two_hand,
@@ -28,6 +29,7 @@ from pinochle_sim.analysis.reports.load import (
     provenance_of,
     rules_of,
 )
+from pinochle_sim.analysis.reports.style import mark_partial, save
 from pinochle_sim.core.limits import MIN_REPORT_HANDS
 from pinochle_sim.rules import Ruleset
 from pinochle_sim.runs.simulate.pool import MAX_THREADS
@@ -373,23 +375,6 @@ and their charts draw groups of 20."""
 
 
 @dataclass(frozen=True)
-class _Chart:
-    """A chart builder, named by its module and function and imported when first drawn: a
-    report reads the run without waiting for matplotlib, which its chart workers import
-    meanwhile (:class:`_Charts`)."""
-
-    module: str
-    name: str
-
-    def __call__(self, table: pd.DataFrame, meta: dict[str, Any]) -> Any:
-        return getattr(self.builder(), self.name)(table, meta)
-
-    def builder(self) -> Any:
-        """The module that draws the chart."""
-        return importlib.import_module(f"pinochle_sim.analysis.reports.{self.module}")
-
-
-@dataclass(frozen=True)
 class Study:
     title: str
     question: Callable[[Data], pd.DataFrame]
@@ -418,7 +403,7 @@ STUDIES: dict[str, Study] = {
         "Expected meld by trump length",
         questions.meld_by_trump_length,
         questions.MeldByTrumpLength,
-        _Chart("charts_report", "meld_by_trump_length"),
+        charts_report.meld_by_trump_length,
         _text_meld_by_length,
         checks=selfcheck.meld_by_trump_length,
         min_hands=250,
@@ -427,7 +412,7 @@ STUDIES: dict[str, Study] = {
         "How much meld: tail probabilities",
         questions.meld_distribution,
         questions.MeldDistribution,
-        _Chart("charts_report", "meld_distribution"),
+        charts_report.meld_distribution,
         _text_meld_distribution,
         requires=questions.AUCTION_COLUMNS,
         checks=selfcheck.meld_distribution,
@@ -436,7 +421,7 @@ STUDIES: dict[str, Study] = {
         "What to expect from your partner",
         questions.partner_meld,
         questions.PartnerMeld,
-        _Chart("charts_report", "partner_meld"),
+        charts_report.partner_meld,
         _text_partner,
         lambda r: r.partnerships,
     ),
@@ -444,7 +429,7 @@ STUDIES: dict[str, Study] = {
         "The value of the pass",
         questions.pass_value,
         questions.PassValue,
-        _Chart("charts_report", "pass_value"),
+        charts_report.pass_value,
         _text_pass,
         lambda r: r.partnerships and r.pass_cards > 0,
         min_hands=500,
@@ -453,7 +438,7 @@ STUDIES: dict[str, Study] = {
         "Winning bid against meld",
         questions.bid_vs_meld,
         questions.BidVsMeld,
-        _Chart("charts_report", "bid_vs_meld"),
+        charts_report.bid_vs_meld,
         _text_bid_vs_meld,
         requires=questions.AUCTION_COLUMNS,
     ),
@@ -461,7 +446,7 @@ STUDIES: dict[str, Study] = {
         "Go-set probability",
         questions.go_set,
         questions.GoSet,
-        _Chart("charts_report", "go_set"),
+        charts_report.go_set,
         _text_go_set,
         requires=questions.AUCTION_COLUMNS,
     ),
@@ -469,7 +454,7 @@ STUDIES: dict[str, Study] = {
         "Trick points of the bidding side",
         questions.bidding_side_tricks,
         questions.BiddingSideTricks,
-        _Chart("charts_report", "bidding_side_tricks"),
+        charts_report.bidding_side_tricks,
         _text_tricks,
         requires=questions.AUCTION_COLUMNS,
     ),
@@ -477,7 +462,7 @@ STUDIES: dict[str, Study] = {
         "The auction",
         questions.auction_summary,
         questions.AuctionSummary,
-        _Chart("charts_report", "auction_summary"),
+        charts_report.auction_summary,
         _text_auction,
         requires=questions.AUCTION_COLUMNS,
         min_hands=250,
@@ -486,7 +471,7 @@ STUDIES: dict[str, Study] = {
         "The value of the widow",
         questions.widow_value,
         questions.WidowValue,
-        _Chart("charts_report", "widow_value"),
+        charts_report.widow_value,
         _text_widow,
         lambda r: r.widow > 0,
         min_hands=500,
@@ -495,7 +480,7 @@ STUDIES: dict[str, Study] = {
         "Meld scored by hand",
         questions_two_hand.meld_laid,
         questions_two_hand.MeldLaid,
-        _Chart("charts_report", "meld_laid"),
+        charts_report.meld_laid,
         _text_meld_laid,
         requires=questions_two_hand.STOCK_COLUMNS,
     ),
@@ -503,7 +488,7 @@ STUDIES: dict[str, Study] = {
         "The value of winning stock tricks",
         questions_two_hand.early_tricks,
         questions_two_hand.EarlyTricks,
-        _Chart("charts_report", "early_tricks"),
+        charts_report.early_tricks,
         _text_early_tricks,
         requires=questions_two_hand.STOCK_COLUMNS,
     ),
@@ -511,7 +496,7 @@ STUDIES: dict[str, Study] = {
         "Final score margin",
         questions_two_hand.score_margin,
         questions_two_hand.ScoreMargin,
-        _Chart("charts_report", "score_margin"),
+        charts_report.score_margin,
         _text_score_margin,
         requires=questions_two_hand.STOCK_COLUMNS,
     ),
@@ -519,7 +504,7 @@ STUDIES: dict[str, Study] = {
         "The cost of card play (double dummy)",
         dd_studies.card_play_cost,
         dd_studies.CardPlayCost,
-        _Chart("charts_dd", "card_play_cost"),
+        charts_dd.card_play_cost,
         _text_card_play_cost,
         requires=dd_studies.DD_COLUMNS,
         min_hands=DD_MIN_HANDS,
@@ -528,7 +513,7 @@ STUDIES: dict[str, Study] = {
         "Going set under perfect play (double dummy)",
         dd_studies.go_set_dd,
         dd_studies.GoSetDD,
-        _Chart("charts_dd", "go_set_dd"),
+        charts_dd.go_set_dd,
         _text_go_set_dd,
         requires=dd_studies.DD_COLUMNS,
         min_hands=DD_MIN_HANDS,
@@ -537,7 +522,7 @@ STUDIES: dict[str, Study] = {
         "How often the bots' bids are makeable (double dummy)",
         dd_studies.makeable,
         dd_studies.Makeable,
-        _Chart("charts_dd", "makeable"),
+        charts_dd.makeable,
         _text_makeable,
         requires=dd_studies.DD_COLUMNS,
         min_hands=DD_MIN_HANDS,
@@ -546,7 +531,7 @@ STUDIES: dict[str, Study] = {
         "Who wins from here: game win probability by score situation",
         questions_two_hand.win_probability,
         questions_two_hand.WinProbability,
-        _Chart("charts_report", "win_probability"),
+        charts_report.win_probability,
         _text_win_probability,
         lambda r: r.teams == 2,
         requires=questions_two_hand.GAME_COLUMNS,
@@ -681,20 +666,11 @@ def _workers(threads: int | None) -> int:
 
 def _draw_one(job: tuple[str, pd.DataFrame, dict[str, Any], str, tuple[str, ...]]) -> str:
     """Draw and save one study's chart (in this process or a forked one); returns its name."""
-    from pinochle_sim.analysis.reports.style import mark_partial, save
-
     name, table, meta, stem, formats = job
     fig = STUDIES[name].chart(table, meta)
     mark_partial(fig, meta)
     save(fig, stem, formats)
     return name
-
-
-def _import_charts() -> None:
-    """A chart worker's start: import what drawing needs while the run is still being read."""
-    for module in dict.fromkeys(study.chart.module for study in STUDIES.values()):
-        importlib.import_module(f"pinochle_sim.analysis.reports.{module}")
-    importlib.import_module("pinochle_sim.analysis.reports.style")
 
 
 class _Charts:
@@ -717,7 +693,7 @@ class _Charts:
         self.pending: list[Any] = []
         self.pool = None
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            self.pool = multiprocessing.get_context("fork").Pool(workers, _import_charts)
+            self.pool = multiprocessing.get_context("fork").Pool(workers)
 
     def draw(self, name: str, table: pd.DataFrame) -> None:
         job = (name, table, self.meta, str(self.out / name), self.formats)
