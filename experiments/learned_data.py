@@ -19,20 +19,13 @@ settings, the code version and the columns, and a resumed run must match it. ``-
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from pinochle_sim import ENGINE_VERSION
-
-PROVENANCE = "_provenance.json"
+from _parts import open_folder, part_path, rows_in, write_part
 
 
 def play_part(rules: str, seed: int, worlds: int, from_trick: int, first: int, count: int) -> dict:
@@ -50,25 +43,6 @@ def play_part(rules: str, seed: int, worlds: int, from_trick: int, first: int, c
 
 def _play_job(job: tuple) -> dict:
     return play_part(*job)
-
-
-def _write_part(out: Path, first: int, columns: dict) -> int:
-    table = pa.table(columns)
-    path = out / f"part-{first:07d}.parquet"
-    tmp = out / f".part-{first:07d}.parquet.tmp"
-    pq.write_table(table, tmp)
-    os.replace(tmp, path)
-    return table.num_rows
-
-
-def _git_commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
-            cwd=Path(__file__).parent,
-        ).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def main() -> None:
@@ -102,30 +76,12 @@ def main() -> None:
         "rules": a.rules, "seed": a.seed, "first": a.first, "hands": a.hands,
         "worlds": a.worlds, "from_trick": a.from_trick, "part": a.part,
     }  # fmt: skip
-    prov_path = out / PROVENANCE
-    if prov_path.exists():
-        old = json.loads(prov_path.read_text())
-        if not a.resume:
-            sys.exit(f"error: {out} holds a data run already: add --resume to finish it")
-        if old["settings"] != settings:
-            sys.exit(f"error: {out} was made with {old['settings']}, not {settings}")
-    elif a.resume:
-        sys.exit(f"error: nothing to resume in {out}")
-    out.mkdir(parents=True, exist_ok=True)
     from pinochle_sim.agents.distill import RECORD_COLUMNS
 
-    prov = {
-        "what": "pimc's searched decisions, one row per legal card (experiments/learned_data.py)",
-        "settings": settings,
-        "engine_version": ENGINE_VERSION,
-        "commit": _git_commit(),
-        "columns": list(RECORD_COLUMNS),
-        "command": " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]]),
-    }
-    if not prov_path.exists():
-        prov_path.write_text(json.dumps(prov, indent=2) + "\n")
+    what = "pimc's searched decisions, one row per legal card (experiments/learned_data.py)"
+    open_folder(out, settings, a.resume, what, list(RECORD_COLUMNS))
     starts = range(a.first, a.first + a.hands, a.part)
-    todo = [s for s in starts if not (out / f"part-{s:07d}.parquet").exists()]
+    todo = [s for s in starts if not part_path(out, s).exists()]
     jobs = [(a.rules, a.seed, a.worlds, a.from_trick, s, min(a.part, a.first + a.hands - s))
             for s in todo]  # fmt: skip
     print(f"{len(starts) - len(todo)} of {len(starts)} parts done; playing {len(jobs)}", flush=True)
@@ -135,7 +91,7 @@ def main() -> None:
 
     def report(res: dict) -> None:
         nonlocal rows, cpu, done
-        rows += _write_part(out, res["first"], res["columns"])
+        rows += write_part(out, res["first"], res["columns"])
         cpu += res["cpu_s"]
         done += 1
         wall = time.perf_counter() - t0
@@ -164,8 +120,8 @@ def main() -> None:
                      "with --resume to finish")  # fmt: skip
         pool.close()
         pool.join()
-    n = sum(pq.ParquetFile(p).metadata.num_rows for p in out.glob("part-*.parquet"))
-    print(f"done: {n:,} rows in {len(list(out.glob('part-*.parquet')))} parts in {out}")
+    n, parts = rows_in(out)
+    print(f"done: {n:,} rows in {parts} parts in {out}")
 
 
 if __name__ == "__main__":

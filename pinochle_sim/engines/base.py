@@ -108,6 +108,11 @@ class Engine:
                     f"{kind} policy {info.name!r} plays only games with an auction "
                     f"(four-hand and three-hand), not {rules.name!r}"
                 )
+            if "partnerships_only" in info.flags and not rules.partnerships:
+                raise ValueError(
+                    f"{kind} policy {info.name!r} has models of four-hand partnership play only "
+                    f"(partnership, joedog, partnership-classic), not {rules.name!r}"
+                )
             if kind in used:
                 continue
             where = f"rules {rules.name!r} have no {kind} decision (their policy kinds: "

@@ -30,6 +30,7 @@ from pinochle_sim.policies import (
     concede,
     counting,
     learned,
+    learned_bid,
     pass_,
     pimc,
     play,
@@ -54,6 +55,7 @@ CAPS_NONE = sum(6 << (4 * i) for i in range(16))
         "estimate": bid.estimate_limit,
         "pass": bid.pass_limit,
         "calibrated": calibrated.calibrated_limit,
+        "learned": learned_bid.learned_limit,
     },
 )
 def bid_limit(
@@ -69,7 +71,12 @@ def bid_limit(
 @policy_hook(
     "bid",
     "jump",
-    {"estimate": bid.estimate_jump, "pass": bid.no_jump, "calibrated": calibrated.calibrated_jump},
+    {
+        "estimate": bid.estimate_jump,
+        "pass": bid.no_jump,
+        "calibrated": calibrated.calibrated_jump,
+        "learned": learned_bid.learned_jump,
+    },
 )
 def bid_jump(bundle: PolicyBundle, policy: int, pp: np.ndarray) -> int:
     """The seat's ``jump``: it raises by the largest step when its limit exceeds the next bid

@@ -19,6 +19,7 @@ import numpy as np
 from pinochle_sim.policies import (
     calibrated,
     learned,
+    learned_bid,
     pimc,
     slots,
 )
@@ -55,11 +56,11 @@ FLAG = "0/1"
 class PolicyInfo:
     """A registered policy: its kind, name, kernel id (stable: the id travels in the policy
     array, the name in provenance), a line of help, its parameters in the order the kernels read
-    them, and flags (``reads_caps``: it
-    reads what seats have shown, so the trick loop keeps track; ``reads_table``: it reads what
-    the table knows beyond that, :mod:`.known`; ``auction_only``: engines without an auction
-    refuse it; ``sees_all``: it needs every card seen, so only engines whose card play is open
-    take it)."""
+    them, and flags (``reads_caps``: it reads what seats have shown, so the trick loop keeps
+    track; ``reads_table``: it reads what the table knows beyond that, :mod:`.known`;
+    ``auction_only``: engines without an auction refuse it; ``partnerships_only``: rules
+    without partners refuse it; ``sees_all``: it needs every card seen, so only engines whose
+    card play is open take it)."""
 
     kind: str
     name: str
@@ -123,6 +124,41 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "bids up to the score it makes with probability `risk`, from a model of the bidding "
             "side's points fitted on simulated hands (experiments/calibrate_bidding.py)",
             _params(**calibrated.default_params()),
+        ),
+        "learned": PolicyInfo(
+            "bid",
+            "learned",
+            slots.BID_LEARNED,
+            "bids while taking the contract is worth more than leaving it to the opponents "
+            "(less `margin`), from models of both sides' points fitted on forced contracts "
+            "played out (experiments/learned_bid_train.py), the model of the seat's own play "
+            "(pimc's outcomes for search); four-hand partnership presets",
+            _params(
+                model=(
+                    0,
+                    0,
+                    max(1, learned_bid.N_MODELS),
+                    "version",
+                    "0: the model fitted to the seat's play policy; 1..: that shipped model "
+                    "(policies/data/learned_bid.json)",
+                ),
+                margin=(
+                    learned_bid.DEFAULT_MARGIN,
+                    -1000,
+                    1000,
+                    "points",
+                    "added to what taking the contract is worth before it is set against leaving "
+                    "it (negative: more cautious)",
+                ),
+                jump=(
+                    60,
+                    0,
+                    10_000,
+                    "points",
+                    "raise by the largest step when the limit exceeds it by this",
+                ),
+            ),
+            frozenset({"auction_only", "partnerships_only"}),
         ),
     },
     "pass": {

@@ -56,9 +56,15 @@ def _hand_record(preset: str, seed: int, hand: int) -> dict:
 
 def _playable(preset: str, choice: dict[str, str]) -> bool:
     """Whether the preset's engine accepts the choice (``auction_only`` policies need an
-    auction: the engine refuses them elsewhere, tested in tests/policies/test_pimc.py)."""
+    auction, ``partnerships_only`` ones partners: the engine refuses them elsewhere, tested in
+    tests/policies/test_pimc.py and tests/policies/test_learned_bid.py)."""
     auction = engine_for(PRESETS[preset]).has_auction
-    return auction or not any("auction_only" in _flags(k, v) for k, v in choice.items())
+    partners = PRESETS[preset].partnerships
+    return all(
+        (auction or "auction_only" not in _flags(k, v))
+        and (partners or "partnerships_only" not in _flags(k, v))
+        for k, v in choice.items()
+    )
 
 
 CASES = [c for c in fp.cases(list(ALL_PRESETS), kinds_of, REGISTRY) if _playable(*c)]
