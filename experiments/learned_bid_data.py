@@ -66,14 +66,19 @@ def main() -> None:
     if a.deals < 1 or a.part < 1 or a.first < 0:
         sys.exit("error: --deals and --part must be positive, --first at least 0")
     from pinochle_sim.policies import PolicySet
+    from pinochle_sim.rules import resolve_rules
     from pinochle_sim.runs.backends.local import LocalBackend
     from pinochle_sim.runs.simulate.hands import engine_inputs
 
     try:
+        rules = resolve_rules(a.rules)
+        if not rules.partnerships or rules.min_bid <= 0:
+            raise ValueError(
+                f"rules {rules.name!r}: the learned bidder models four-hand partnership "
+                "auctions only (partnership, joedog, partnership-classic)"
+            )
         policies = PolicySet.from_options(play=a.play, concede="play-on")
-        inputs = engine_inputs(a.rules, policies)
-        if not inputs.engine.has_auction:
-            raise ValueError(f"rules {a.rules!r} have no auction: there is no contract to force")
+        inputs = engine_inputs(rules, policies)
         backend_cm = contextlib.nullcontext(LocalBackend(a.threads))
         if a.cluster:
             from pinochle_sim.runs.backends.cluster import connect_cluster

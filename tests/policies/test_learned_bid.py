@@ -69,7 +69,7 @@ def reference_limit(model: dict, cards, melds, position, rules, margin) -> tuple
 
 
 @pytest.mark.parametrize("preset", ["partnership", "joedog"])
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, 3])
 def test_limit_and_trump_match_the_reference(preset: str, version: int) -> None:
     rules = get_preset(preset)
     ra = rule_array(rules)
@@ -113,7 +113,7 @@ def test_defence_features_by_hand() -> None:
 
 def test_the_model_follows_the_play_unless_a_version_is_named() -> None:
     by_play = {m["version"]: m["for_play"] for m in lb.models()}
-    for play in ("greedy", "counting"):
+    for play in ("greedy", "counting", "pimc", "learned"):
         v = lb.model_for_play(play)
         assert play in by_play[v]
     with pytest.raises(ValueError, match="unknown play policy"):
