@@ -103,10 +103,10 @@ def main() -> None:
         from pinochle_sim.analysis.session import open_session
 
         print(f"on {backend.describe()}; compiling (a minute or two when cold)", flush=True)
-        open_session(inputs, backend=backend)
-        t0 = time.perf_counter()
         done = 0
         try:
+            open_session(inputs, backend=backend)
+            t0 = time.perf_counter()
             for s in todo:
                 n = min(a.part, a.first + a.deals - s)
                 write_part(out, s, play_part(backend, inputs, a.seed, s, n))

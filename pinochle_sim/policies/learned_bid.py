@@ -141,6 +141,8 @@ QUANTILES = _DATA["arrays"]["quantiles"]
 OPPONENTS = _DATA["arrays"]["opponents"]
 DEFENCE = _DATA["arrays"]["defence"]
 CONTRACT = _DATA["arrays"]["contract"]
+Q_SUM = QUANTILES.sum(axis=1)
+"""Each model's quantiles summed (the sweep's starting sum)."""
 BY_PLAY = _DATA["by_play"]
 """Model row (version - 1) for each play policy id: the model fitted to that way of playing."""
 N_MODELS = len(_DATA["models"])
@@ -275,24 +277,30 @@ def leave_value(m: int, defence: float, bid: float) -> float:
 def suit_limit(
     m: int, mean: float, spread: float, opp: float, defence: float, low: int, step: int,
     margin: int,
-) -> int:  # fmt: skip
-    """The highest bid ``low + k * step`` (k = 0..MAX_STEPS) at which taking is worth at least
-    leaving minus ``margin`` (0: none). :func:`take_value` bid after bid in one sweep: the
-    quantile points are in rising order, so those below the bid only grow in number."""
-    above = 0.0  # sum of the quantile points at or above the bid
-    for k in range(N_QUANTILES):
-        above += mean + spread * QUANTILES[m, k]
+) -> tuple[int, float]:  # fmt: skip
+    """(The highest bid ``low + k * step`` (k = 0..MAX_STEPS) at which taking is worth at least
+    leaving minus ``margin`` (0: none), what taking is worth at ``low``). :func:`take_value` bid after bid in one sweep: the
+    quantile points are in rising order, so those below the bid only grow in number. Raising
+    the bid by ``d`` lowers taking's value by at least ``d`` times the share of points below it,
+    and leaving's by ``d`` times the contract line's slope: once that share reaches the slope,
+    a bid that fails is followed by none that passes, and the sweep stops."""
+    above = N_QUANTILES * mean + spread * Q_SUM[m]  # sum of the points at or above the bid
     below = 0  # how many fall below it
     limit = 0
+    at_low = 0.0
     for k in range(MAX_STEPS + 1):
         b = low + k * step
         while below < N_QUANTILES and mean + spread * QUANTILES[m, below] < b:
             above -= mean + spread * QUANTILES[m, below]
             below += 1
         take = (above - b * below) / N_QUANTILES - opp
+        if k == 0:
+            at_low = take
         if take + margin >= leave_value(m, defence, b + step):
             limit = b
-    return limit
+        elif below >= CONTRACT[m, 1] * N_QUANTILES:
+            break  # past here taking loses value at least as fast as leaving: no later bid
+    return limit, at_low
 
 
 @jit
@@ -318,8 +326,7 @@ def learned_limit(
     best_value = -1e18
     for s in range(4):
         mean, spread, opp = outlook(m, bid_features(hand, melds[s] * scale, s, position))
-        limit = suit_limit(m, mean, spread, opp, defence, low, step, margin)
-        value = take_value(m, mean, spread, opp, low)
+        limit, value = suit_limit(m, mean, spread, opp, defence, low, step, margin)
         if limit > best_limit or (limit == best_limit and value > best_value):
             best_limit, best_suit, best_value = limit, s, value
     return best_limit // scale, best_suit
