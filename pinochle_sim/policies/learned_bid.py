@@ -41,9 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_sim.core.bits import popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import suit_len
+from pinochle_sim.policies.calibrated import ACES, TENS, _count, hand_features
 from pinochle_sim.policies.slots import (
     LEARNED_BID_JUMP,
     LEARNED_BID_MARGIN,
@@ -92,11 +92,6 @@ PLAY_NAMES = {
     PLAY_SOLVER: "solver", PLAY_LEARNED: "learned",
 }  # fmt: skip
 N_PLAY_IDS = max(PLAY_NAMES) + 1
-
-TENS = (1 << 4) | (1 << 10) | (1 << 16) | (1 << 22)
-ACES = TENS << 1
-QS = 1 << 2
-JD = 1 << 13
 
 
 def _load(path: Path = DATA_FILE) -> dict[str, Any]:
@@ -156,35 +151,17 @@ def models() -> list[dict[str, Any]]:
 
 
 @jit
-def _count(hand: int, mask: int) -> int:
-    return popcount(hand & mask) + popcount((hand >> 24) & mask)
-
-
-@jit
 def bid_features(hand: int, meld: int, trump: int, position: int) -> tuple:
     """The :data:`BID_FEATURES` of a dealt hand for trump ``trump`` (``meld``: its meld in that
-    trump, partnership points; ``position``: seats after the dealer)."""
+    trump, partnership points; ``position``: seats after the dealer): ``calibrated``'s features
+    and then the voids and singletons."""
     voids = 0
     singletons = 0
     for s in range(4):
         n = suit_len(hand, s)
         voids += n == 0
         singletons += n == 1
-    top = (3 << 4) << (6 * trump)  # the trump 10 and ace
-    return (
-        1,
-        meld,
-        suit_len(hand, trump),
-        _count(hand, ACES),
-        _count(hand, TENS),
-        _count(hand, top),
-        _count(hand, QS) + _count(hand, JD),
-        int(position == 1),
-        int(position == 2),
-        int(position == 3),
-        voids,
-        singletons,
-    )
+    return hand_features(hand, meld, trump, position) + (voids, singletons)
 
 
 @jit
@@ -279,11 +256,13 @@ def suit_limit(
     margin: int,
 ) -> tuple[int, float]:  # fmt: skip
     """(The highest bid ``low + k * step`` (k = 0..MAX_STEPS) at which taking is worth at least
-    leaving minus ``margin`` (0: none), what taking is worth at ``low``). :func:`take_value` bid after bid in one sweep: the
-    quantile points are in rising order, so those below the bid only grow in number. Raising
-    the bid by ``d`` lowers taking's value by at least ``d`` times the share of points below it,
-    and leaving's by ``d`` times the contract line's slope: once that share reaches the slope,
-    a bid that fails is followed by none that passes, and the sweep stops."""
+    leaving minus ``margin`` (0: none), what taking is worth at ``low``).
+
+    :func:`take_value` bid after bid in one sweep: the quantile points are in rising order, so
+    those below the bid only grow in number. Raising the bid by ``d`` lowers taking's value by
+    at least ``d`` times the share of points below it, and leaving's by ``d`` times the
+    contract line's slope: once that share reaches the slope, a bid that fails is followed by
+    none that passes, and the sweep stops."""
     above = N_QUANTILES * mean + spread * Q_SUM[m]  # sum of the points at or above the bid
     below = 0  # how many fall below it
     limit = 0
