@@ -1,7 +1,8 @@
 """Our policies one decision at a time: with every seat a policy player, a hand on the stepwise
 table is the engine's hand, call for call and card for card (the deterministic policies:
-greedy and counting play, the standard pass and discards, every bidder), so each decision reads
-exactly what the engine's trick loop gives the policy, from what the seat knows."""
+greedy and counting play, the standard pass and discards, every bidder, learned included), so
+each decision reads exactly what the engine's trick loop gives the policy, from what the seat
+knows."""
 
 from __future__ import annotations
 
@@ -56,3 +57,9 @@ def test_two_thousand_hands_played_by_policy_players(rules):
     """The proof with our policies as the players: 2,000 seeded hands of each preset, each
     seat's decisions asked one at a time, the engine's auction, cards and scores."""
     play_through(rules, PolicySet(), range(2000))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["partnership", "joedog"])
+def test_learned_bidders_bid_as_in_the_engine(rules):
+    play_through(rules, PolicySet(bid="learned"), range(150))
