@@ -47,6 +47,8 @@ def load(folder: Path) -> tuple[pd.DataFrame, dict]:
     if not prov_path.exists():
         sys.exit(f"error: {folder} is not a data run of experiments/learned_bid_data.py")
     prov = json.loads(prov_path.read_text())
+    if "learned_bid_data.py" not in prov.get("what", ""):
+        sys.exit(f"error: {folder} is not a data run of experiments/learned_bid_data.py")
     return pd.read_parquet(folder), prov
 
 
@@ -158,7 +160,7 @@ def checks(x, y, opp, dx, dy, model) -> dict:
         p = np.mean(mean[:, None] + sd[:, None] * q[None, :] >= b, axis=1)
         made = y >= b
         for lo in (0.0, 0.25, 0.5, 0.75):
-            m = (p >= lo) & (p < lo + 0.25)
+            m = (p >= lo) & ((p < lo + 0.25) | (lo == 0.75))  # the top bin holds P = 1
             if m.sum() >= 200:
                 calib.append({
                     "bid": b, "predicted": round(float(p[m].mean()), 4),
@@ -206,8 +208,13 @@ def main() -> None:
             sys.exit(f"error: {folder} was played with {settings['play']}, not {play}")
         rules = resolve_rules(settings["rules"])
         d = d.sort_values(["trump", "hand"], kind="stable").reset_index(drop=True)
-        if not (d.groupby("trump")["hand"].count().nunique() == 1 and len(d) % 4 == 0):
-            sys.exit(f"error: {folder} does not hold every trump of every deal")
+        hands = d["hand"].to_numpy()
+        whole = len(d) == 4 * settings["deals"] and sorted(d["trump"].unique()) == [0, 1, 2, 3]
+        if not whole or not (hands.reshape(4, -1) == hands[: len(d) // 4]).all():
+            sys.exit(
+                f"error: {folder} does not hold every trump of its {settings['deals']:,} deals "
+                "(an interrupted run? finish it with --resume)"
+            )
         model, held = fit(d, rules)
         line_play = "counting" if play == "pimc" else play
         contract, line_info = contract_line(

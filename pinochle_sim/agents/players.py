@@ -35,6 +35,7 @@ from pinochle_sim.core.cards import encode_faces, hand_faces
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import STREAM_DISCARD, STREAM_PASS, STREAM_PLAY, stream_init
 from pinochle_sim.core.tricks import PLANE, add_card, beaters, legal_mask
+from pinochle_sim.engines import engine_for
 from pinochle_sim.engines.auction.bidding import JUMP_CAP, next_call
 from pinochle_sim.policies import PolicySet, seat_policy_array
 from pinochle_sim.policies.bundle import PolicyBundle
@@ -58,6 +59,7 @@ from pinochle_sim.policies.known import K_COUNT, K_LEADER, K_TRICK
 from pinochle_sim.policies.play import pack_points
 from pinochle_sim.policies.slots import PP_BID, PP_CONCEDE, PP_DISCARD, PP_PASS, PP_PLAY
 from pinochle_sim.policies.view import PlayView, pack_trick_rules
+from pinochle_sim.rules import Ruleset
 from pinochle_sim.rules.arrays import (
     RA_DISCARD,
     RA_FOLLOW,
@@ -203,9 +205,13 @@ class PolicyPlayer:
         self.seed = seed
         self.pp = np.ascontiguousarray(seat_policy_array(self.policies))
         self.bundle = PolicyBundle.from_array(self.pp)
+        self._checked: set[Ruleset] = set()
 
     def decide(self, t: Table, seat: int, hand: int = 0) -> int:
         tr = t.tr
+        if tr.rules not in self._checked:  # what the engine refuses, the table refuses too
+            engine_for(tr.rules).check_policies(tr.rules, self.policies)
+            self._checked.add(tr.rules)
         key = hand * DECISIONS + len(t.calls) + sum(len(c) for _, c in t.tricks)
         if t.phase in (AUCTION, TRUMP):
             position = (seat - t.dealer) % tr.players

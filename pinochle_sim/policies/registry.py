@@ -146,7 +146,7 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                     learned_bid.DEFAULT_MARGIN,
                     -1000,
                     1000,
-                    "points",
+                    "partnership points",
                     "added to what taking the contract is worth before it is set against leaving "
                     "it (negative: more cautious)",
                 ),

@@ -156,6 +156,11 @@ def test_only_partnership_rules_with_an_auction_take_it() -> None:
         play_hands(0, 0, 10, "three-hand", learned)
     with pytest.raises(ValueError, match="only games with an auction"):
         play_hands(0, 0, 10, "two-hand", learned)
+    from pinochle_sim.agents.players import PolicyPlayer
+    from pinochle_sim.agents.stepwise import Table, table_rules
+
+    with pytest.raises(ValueError, match="four-hand partnership play only"):
+        PolicyPlayer(learned).decide(Table(table_rules("three-hand"), dealer=0), 1)
 
 
 def test_learned_bids_more_cautiously_with_a_lower_margin() -> None:

@@ -157,32 +157,38 @@ def answer(
     tables: list[pd.DataFrame | None] = [None] * len(questions)
     preparing = ThreadPoolExecutor(1, thread_name_prefix="prepare")
     prepared = [preparing.submit(q.prepare) for q in questions]
-    preparing.shutdown(wait=False)
-    for again in (False, True):
-        todo = [q for q in questions if q.passes > int(again)]
-        if not todo:
-            break
-        groups = _share(todo, threads)
-        names = [c for q in todo for c in q.columns]
-        if len(groups) == 1:
-            for part in chunks(data, names):
-                for d in slices(part):
-                    for q in todo:
-                        q.add(d, again)
-        else:
-            with ThreadPoolExecutor(len(groups), thread_name_prefix="report") as pool:
-                for part in chunks(data, names):
-                    for d in slices(part):
-                        for f in [pool.submit(_add_all, g, d, again) for g in groups]:
-                            f.result()
-        for f in prepared:
-            f.result()
-        for i, q in enumerate(questions):
-            if tables[i] is None and q.passes <= int(again) + 1:
-                tables[i] = q.table()
-                if ready:
-                    ready(i, tables[i])
-    return [t if t is not None else q.table() for t, q in zip(tables, questions, strict=True)]
+    try:
+        for again in (False, True):
+            todo = [q for q in questions if q.passes > int(again)]
+            if todo:
+                _gather(data, todo, threads, again)
+            for f in prepared:
+                f.result()
+            for i, q in enumerate(questions):
+                if tables[i] is None and (q.passes <= int(again) + 1 or again):
+                    tables[i] = q.table()
+                    if ready:
+                        ready(i, tables[i])
+    finally:
+        preparing.shutdown(wait=False, cancel_futures=True)
+    return tables  # type: ignore[return-value]
+
+
+def _gather(data: Data, todo: Sequence[Question], threads: int, again: bool) -> None:
+    """One reading of the run for the questions ``todo``, shared out among ``threads``."""
+    groups = _share(todo, threads)
+    names = [c for q in todo for c in q.columns]
+    if len(groups) == 1:
+        for part in chunks(data, names):
+            for d in slices(part):
+                for q in todo:
+                    q.add(d, again)
+        return
+    with ThreadPoolExecutor(len(groups), thread_name_prefix="report") as pool:
+        for part in chunks(data, names):
+            for d in slices(part):
+                for f in [pool.submit(_add_all, g, d, again) for g in groups]:
+                    f.result()
 
 
 def _add_all(questions: Sequence[Question], d: Columns, again: bool) -> None:

@@ -33,10 +33,10 @@ from pinochle_sim.rules import Ruleset
 
 SUITS = "shdc"
 AUCTION_COLUMNS = ("bid", "bidder")
+"""Columns of runs whose rules hold an auction."""
 MIN_N = 200
 """Groups with fewer observations are left off the charts and out of the reports' text (they
 stay in the CSV tables)."""
-"""Columns of runs whose rules hold an auction."""
 SUIT_GROUP = np.array([0, 1, 0, 1])  # S, D hold the pinochle cards (QS, JD); H, C do not
 SUIT_GROUP_NAMES = ("spades/diamonds", "hearts/clubs")
 

@@ -600,7 +600,7 @@ def write_report(
     if progress:
         progress(f"reading {ext.describe()} once for {len(names)} questions")
     workers = _workers(threads)
-    charts = _Charts(meta, out, written, workers if len(names) > 1 else 1, progress)
+    charts = _Charts(meta, out, written, min(workers, len(names)), progress)
     try:
         tables = answer(
             data,
@@ -676,10 +676,10 @@ def _draw_one(job: tuple[str, pd.DataFrame, dict[str, Any], str, tuple[str, ...]
 class _Charts:
     """The report's charts, each drawn as soon as its table is ready.
 
-    With more than one worker, where the system forks, the workers are forked at once (before
-    the run is read, while this process has no other threads): they draw the one-pass
-    questions' charts while the cluster-robust questions read the run a second time. Without,
-    each chart is drawn here when asked for."""
+    With more than one worker, where the system forks, the workers are forked at once, before
+    the reading starts its threads: they draw the one-pass questions' charts while the
+    cluster-robust questions read the run a second time. Without, each chart is drawn here when
+    asked for."""
 
     def __init__(
         self,
