@@ -232,18 +232,6 @@ def outlook(m: int, x: tuple) -> tuple[float, float, float]:
 
 
 @jit
-def take_value(m: int, mean: float, spread: float, opp: float, bid: float) -> float:
-    """What taking the contract at ``bid`` is worth to the side under model ``m``:
-    E[Y; Y >= bid] - bid P(Y < bid) - E[D], ``Y`` equally likely to be each of
-    ``mean + spread * q``."""
-    total = 0.0
-    for k in range(N_QUANTILES):
-        y = mean + spread * QUANTILES[m, k]
-        total += y if y >= bid else -bid
-    return total / N_QUANTILES - opp
-
-
-@jit
 def leave_value(m: int, defence: float, bid: float) -> float:
     """What leaving the contract to the opponents, who then take it at ``bid``, is worth to the
     side: its points as defenders minus what they score on such a contract."""
@@ -258,11 +246,12 @@ def suit_limit(
     """(The highest bid ``low + k * step`` (k = 0..MAX_STEPS) at which taking is worth at least
     leaving minus ``margin`` (0: none), what taking is worth at ``low``).
 
-    :func:`take_value` bid after bid in one sweep: the quantile points are in rising order, so
-    those below the bid only grow in number. Raising the bid by ``d`` lowers taking's value by
-    at least ``d`` times the share of points below it, and leaving's by ``d`` times the
-    contract line's slope: once that share reaches the slope, a bid that fails is followed by
-    none that passes, and the sweep stops."""
+    Taking at bid ``b`` is worth the mean over the quantile points ``y = mean + spread * q``
+    of ``y`` where ``y >= b`` and ``-b`` elsewhere, less ``opp``. The bids are valued in one
+    sweep: the quantile points are in rising order, so those below the bid only grow in
+    number. Raising the bid by ``d`` lowers taking's value by at least ``d`` times the share of
+    points below it, and leaving's by ``d`` times the contract line's slope: once that share
+    reaches the slope, a bid that fails is followed by none that passes, and the sweep stops."""
     above = N_QUANTILES * mean + spread * Q_SUM[m]  # sum of the points at or above the bid
     below = 0  # how many fall below it
     limit = 0

@@ -485,3 +485,14 @@ def ref_check_play(
         leader = (leader + ref_trick_winner(played, trump)) % n
         winners.append(leader)
     return winners
+
+
+def ref_record_winners(records, head: str):
+    """For each hand record played out (not conceded), ``(the reference's trick winners, the
+    record's)``: :func:`ref_check_play` over its dealt hands and tricks."""
+    for rec in records:
+        if rec["conceded"]:
+            continue
+        tricks = [t["cards"] for t in rec["tricks"]]
+        want = ref_check_play(rec["hands"], rec["bidder"], tricks, rec["trump"], head)
+        yield want, [t["winner"] for t in rec["tricks"]]
