@@ -52,7 +52,14 @@ order they were added):
   (:func:`_trick_owner`): 12.2M -> 10.9M, three-hand 16% fewer; the leader's sure side-suit
   winners (:func:`_sure_lead`): a further 2%, three-hand 16%;
 * equivalent cards (:func:`_reps`); the last trick played out directly; no table look-ups
-  with one trick left (from three: 26% more nodes).
+  with one trick left (from three: 26% more nodes);
+* the table looked up before the sure-point bounds are worked out: of the trick-boundary
+  nodes past the cheap checks, the table settles about 70% and the bounds under 10%, so the
+  bounds now run only where the table did not settle the node. The same nodes to 0.3% (a
+  settled node's fail-soft bound may come from the other source), 13-19% less time: 20
+  deals of 10 cards 12.7 s -> 10.3 s; the bench's 200 full partnership deals of seed 0,
+  602 s -> 525 s in all, median 1.00 s -> 0.87 s (CPU seconds, one thread). Looking up
+  trumps' sure points first, then the table, then the leader's sure winners: 11.7 s.
 
 Full deals (12 cards a seat, 20 partnership deals of seed 0, 274M nodes with the above):
 
@@ -190,6 +197,20 @@ def _settle(
         return OPEN, -1
     if left == 1:
         return _last_trick(tt, seat), -1
+    hint = -1
+    if left >= TABLE_MIN_LEFT:  # the table first: it settles most nodes that get this far
+        ko = STACK + d * F_WIDTH + F_KEY
+        _make_key(tt, ko, seat)
+        e = _tt_find(tt, ko)
+        if e >= 0:
+            data = tt[e + E_DATA]
+            if data & BOUND_MASK >= need:
+                return data & BOUND_MASK, -1
+            if (data >> 16) & BOUND_MASK < need:
+                return (data >> 16) & BOUND_MASK, -1
+            best = (data >> 32) & 0xFF
+            if best:
+                hint = _real_face(tt, best - 1)
     gain, lost = _sure_trumps(tt)
     if _side(tt, seat):
         gain += _sure_lead(tt, seat)
@@ -199,20 +220,7 @@ def _settle(
         return gain, -1
     if need > rem - lost:
         return rem - lost, -1
-    if left < TABLE_MIN_LEFT:
-        return OPEN, -1
-    ko = STACK + d * F_WIDTH + F_KEY
-    _make_key(tt, ko, seat)
-    e = _tt_find(tt, ko)
-    if e < 0:
-        return OPEN, -1
-    data = tt[e + E_DATA]
-    if data & BOUND_MASK >= need:
-        return data & BOUND_MASK, -1
-    if (data >> 16) & BOUND_MASK < need:
-        return (data >> 16) & BOUND_MASK, -1
-    best = (data >> 32) & 0xFF
-    return OPEN, _real_face(tt, best - 1) if best else -1
+    return OPEN, hint
 
 
 @jit
