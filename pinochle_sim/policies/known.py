@@ -49,7 +49,11 @@ W_SUMS = W_VALUES + 24  # 24: their totals
 W_COPIES = W_SUMS + 24  # 48: faces of the unseen copies
 W_ALLOWED = W_COPIES + 48  # 48: their allowed locations
 W_SAMPLER = W_ALLOWED + 48  # the world sampler's scratch
-W_TABLE = W_SAMPLER + worlds.SCRATCH_SIZE  # the solver's work array, to the end
+WORLDS_MAX = 1000
+"""The most worlds a decision samples (``pimc``'s ``worlds``)."""
+W_WORLDS = W_SAMPLER + worlds.SCRATCH_SIZE  # WORLDS_MAX x WORLD_WORDS: each world's hands, values
+WORLD_WORDS = 6  # a world: its 4 hands, the leading card's value, a candidate's bound or value
+W_TABLE = W_WORLDS + WORLDS_MAX * WORLD_WORDS  # the solver's work array, to the end
 TABLE_BITS = 16
 """Solver table buckets per thread: 2**16 (4 MB); late positions are small."""
 

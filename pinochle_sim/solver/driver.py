@@ -16,6 +16,7 @@ from pinochle_sim.core.tricks import (
 )
 from pinochle_sim.solver.context import (
     _next_seat,
+    _points_of,
     _pts,
     _set_context,
     _side,
@@ -38,14 +39,6 @@ from pinochle_sim.solver.workspace import (
     H_UNIT,
     STACK,
 )
-
-
-@jit
-def _hand_points(tt: np.ndarray, hand: int) -> int:
-    total = 0
-    for f in range(24):
-        total += _pts(tt, f) * (((hand >> f) & 1) + ((hand >> (f + 24)) & 1))
-    return total
 
 
 @jit
@@ -83,7 +76,7 @@ def _state(
         seat = _next_seat(tt, seat)
     rem = tt[H_CTX + CX_LAST]
     for s in range(4):
-        rem += _hand_points(tt, tt[H_HANDS + s])
+        rem += _points_of(tt, tt[H_HANDS + s])
     left = popcount(tt[H_HANDS + seat])
     return seat, k, led, wf, ws, tp, tbl, left, rem
 
@@ -160,6 +153,9 @@ def _narrow(
     unit = tt[H_UNIT]
     hi = min(hi, st[5] + st[8])  # the points on the table and still in the hands
     lo = max(lo, 0)
+    # every value is a multiple of the unit: so are the bounds (the targets bisect in units)
+    lo = (lo + unit - 1) // unit * unit
+    hi = hi // unit * unit
     if lo >= hi:
         return lo, hi
     g = guess
@@ -285,6 +281,35 @@ def dd_move_values(
             lo, _ = _narrow(tt, n0, n1, n2, n3, ldr, trk, 0, UNLIMITED, UNLIMITED, g)
             out[f] = got + lo
             last = out[f]
+
+
+@jit(entry=True)
+def dd_card_test(
+    h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
+    side_mask: int, tt: np.ndarray, f: int, need: int,
+) -> int:  # fmt: skip
+    """A fail-soft test of legal card ``f`` of the seat to move: ``v``, where ``v >= need``
+    says the side takes at least ``v`` points from the current trick on after ``f`` (all
+    playing perfectly after), and ``v < need`` says at most ``v``."""
+    _set_context(tt, trump, ra, side_mask)
+    n0, n1, n2, n3, ldr, trk, got = _after(tt, h0, h1, h2, h3, leader, trick, f)
+    if need <= got:
+        return got
+    return got + _test(tt, n0, n1, n2, n3, ldr, trk, need - got, UNLIMITED)
+
+
+@jit(entry=True)
+def dd_card_value(
+    h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
+    side_mask: int, tt: np.ndarray, f: int, lo: int, hi: int, guess: int,
+) -> int:  # fmt: skip
+    """The side's points from the current trick on after the seat to move plays legal card
+    ``f``, known to lie in ``[lo, hi]``; the tests start at ``guess`` (-1: a playout's)."""
+    _set_context(tt, trump, ra, side_mask)
+    n0, n1, n2, n3, ldr, trk, got = _after(tt, h0, h1, h2, h3, leader, trick, f)
+    g = guess - got if guess >= got else -1
+    a, _ = _narrow(tt, n0, n1, n2, n3, ldr, trk, max(lo - got, 0), hi - got, UNLIMITED, g)
+    return got + a
 
 
 @jit

@@ -15,6 +15,8 @@ Jit-callable API (allocation-free; for policies and engines calling from their k
     f, v = dd_best(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt)
     lo, hi = dd_bounds(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt, lo, hi, nodes)
     dd_move_values(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt, out)
+    v = dd_card_test(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt, f, need)
+    v = dd_card_value(h0, h1, h2, h3, leader, trick, trump, ra, side_mask, tt, f, lo, hi, g)
 
 * ``h0..h3``: packed hands (``core.cards``: ``one | two << 24``) of seats 0..3, the cards each
   still holds (0 for seats the rules do not have); ``ra``: the flat rule array
@@ -27,7 +29,10 @@ Jit-callable API (allocation-free; for policies and engines calling from their k
   the one with the fewest points, then the lowest rank, then the first suit (S, H, D, C).
   ``dd_bounds``: refines a known ``lo <= value <= hi`` within a budget of search nodes and
   returns the proven bounds (equal when solved). ``dd_move_values``: ``out[face]`` = the value
-  after the seat to move plays ``face``, -1 for faces it may not play.
+  after the seat to move plays ``face``, -1 for faces it may not play. ``dd_card_test``: a
+  fail-soft test of one legal card ``f`` ("after ``f``, does the side take at least ``need``?",
+  answered with a bound as ``_search`` does); ``dd_card_value``: the value after ``f``, known to
+  lie in ``[lo, hi]``, its tests starting at ``g`` (-1: a playout's guess).
 
 The work array ``tt`` (int64, from :func:`new_table`) holds a header, the search stack and a
 transposition table. Table entries are bounds on a trick-boundary position's value, valid for

@@ -14,7 +14,14 @@ from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.runs.inspect.solve import position_after, trick_play
 from pinochle_sim.solver import Position, solve
 from pinochle_sim.solver.context import new_generation
-from pinochle_sim.solver.driver import dd_best, dd_move_values, dd_solve
+from pinochle_sim.solver.driver import (
+    dd_best,
+    dd_bounds,
+    dd_card_test,
+    dd_card_value,
+    dd_move_values,
+    dd_solve,
+)
 from pinochle_sim.solver.workspace import new_table, pack_trick
 from tests.catalog import ALL_PRESETS
 from tests.solver.endgames import random_endgame
@@ -109,6 +116,39 @@ def test_kernel_api_agrees_and_reused_tables_change_nothing(preset: str) -> None
             g: int(out[g]) for g in range(24) if out[g] >= 0
         }
         assert res.line[0] == f
+
+
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_one_card_tested_or_solved_alone_agrees_with_every_cards_values(preset: str) -> None:
+    """``dd_card_value`` is the card's value whatever true bounds and guess it starts from
+    (bounds off the unit of points included, as for ``dd_bounds``); ``dd_card_test`` is a
+    fail-soft test: at or below the value it passes with a bound no higher than the value,
+    above it fails with a bound no lower (what ``pimc`` relies on)."""
+    rng = random.Random(11)
+    tt = new_table(12)
+    checked = 0
+    for p in positions(preset, 25, seed=7):
+        mask = sum(1 << s for s in p.side_seats(p.to_move))
+        out = np.empty(24, dtype=np.int64)
+        dd_move_values(*kernel_args(p), mask, new_table(12), out)
+        value = dd_solve(*kernel_args(p), mask, tt)
+        lo, hi = max(0, value - rng.randrange(30)), value + rng.randrange(30)
+        assert dd_bounds(*kernel_args(p), mask, tt, lo, hi, 1 << 62) == (value, value)
+        for g in p.legal():
+            v = int(out[g])
+            lo = max(0, v - rng.randrange(30))
+            hi = v + rng.randrange(30)
+            guess = rng.choice([-1, lo, v, hi])
+            assert dd_card_value(*kernel_args(p), mask, tt, g, lo, hi, guess) == v
+            assert dd_card_value(*kernel_args(p), mask, tt, g, 0, 1 << 30, -1) == v
+            for need in (v - 7, v - 1, v, v + 1, v + 5, v + 13):
+                t = dd_card_test(*kernel_args(p), mask, tt, g, need)
+                if need <= v:
+                    assert need <= t <= v, (need, t, v)
+                else:
+                    assert v <= t < need, (need, t, v)
+            checked += 1
+    assert checked >= 50
 
 
 def test_time_limit_gives_proven_bounds() -> None:
