@@ -61,10 +61,11 @@ order they were added):
 * the table looked up before the sure-point bounds are worked out: of the trick-boundary
   nodes past the cheap checks, the table settles about 70% and the bounds under 10%, so the
   bounds now run only where the table did not settle the node. The same nodes to 0.3% (a
-  settled node's fail-soft bound may come from the other source), 13-19% less time: 20
-  deals of 10 cards 12.7 s -> 10.3 s; the bench's 200 full partnership deals of seed 0,
-  602 s -> 525 s in all, median 1.00 s -> 0.87 s (CPU seconds, one thread). Looking up
-  trumps' sure points first, then the table, then the leader's sure winners: 11.7 s.
+  settled node's fail-soft bound may come from the other source), 13-19% less time in
+  partnership (three-hand and joedog 7-8%): 20 deals of 10 cards 12.7 s -> 10.3 s; the
+  bench's 200 full partnership deals of seed 0, 602 s -> 525 s in all, median 1.00 s ->
+  0.87 s (CPU seconds, one thread). Trumps' sure points first, then the table, then the
+  leader's sure winners: 11.7 s.
 
 Full deals (12 cards a seat, 20 partnership deals of seed 0, 274M nodes with the above):
 
