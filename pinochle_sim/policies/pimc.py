@@ -161,18 +161,24 @@ def pimc_play(v: PlayView, n_worlds: int, from_trick: int, rs: np.ndarray, work:
 
 
 @jit
+def _sampling(v: PlayView, rs: np.ndarray, work: np.ndarray) -> tuple[int, int, int]:
+    """Set the sampler up for ``v.seat``'s decision: ``(worlds consistent with what it knows,
+    the decision's sub-stream key, the side it maximises)``."""
+    total = world_setup(v, work)
+    if total <= 0:
+        raise ValueError("pimc: no deal is consistent with what the seat knows")
+    key = substream_key(rs, popcount(v.played))
+    partners = work[W_RA + RA_PARTNERS] != 0
+    return total, key, side_mask(v.seat, work[K_BIDDER], v.players, partners)
+
+
+@jit
 def world_sums(v: PlayView, n_worlds: int, rs: np.ndarray, work: np.ndarray) -> None:
     """Sample ``n_worlds`` worlds for ``v.seat`` and add up, in the work array's sums
     (``work[W_SUMS + face]``), each legal card's double-dummy value over them: its side's
     points from the current trick on (the others' slots are 0)."""
     legal = v.legal
-    n_cards = popcount(v.played)
-    total = world_setup(v, work)
-    if total <= 0:
-        raise ValueError("pimc: no deal is consistent with what the seat knows")
-    key = substream_key(rs, n_cards)
-    partners = work[W_RA + RA_PARTNERS] != 0
-    side = side_mask(v.seat, work[K_BIDDER], v.players, partners)
+    total, key, side = _sampling(v, rs, work)
     ra = work[W_RA : W_RA + RA_SIZE]
     tt = work[W_TABLE:]
     vals = work[W_VALUES : W_VALUES + 24]
@@ -219,13 +225,7 @@ def world_best(v: PlayView, n_worlds: int, rs: np.ndarray, work: np.ndarray) -> 
     leader's total, the card cannot be best (nor tie) and is dropped; otherwise it is solved
     exactly in every world, and leads if its total (then the tie order) is better."""
     legal = v.legal & PLANE
-    n_cards = popcount(v.played)
-    total = world_setup(v, work)
-    if total <= 0:
-        raise ValueError("pimc: no deal is consistent with what the seat knows")
-    key = substream_key(rs, n_cards)
-    partners = work[W_RA + RA_PARTNERS] != 0
-    side = side_mask(v.seat, work[K_BIDDER], v.players, partners)
+    total, key, side = _sampling(v, rs, work)
     ra = work[W_RA : W_RA + RA_SIZE]
     tt = work[W_TABLE:]
     vals = work[W_VALUES : W_VALUES + 24]
@@ -238,32 +238,20 @@ def world_best(v: PlayView, n_worlds: int, rs: np.ndarray, work: np.ndarray) -> 
     # the first world, every card: its best card leads
     dd_move_values(work[W_WORLDS], work[W_WORLDS + 1], work[W_WORLDS + 2],
                    work[W_WORLDS + 3], leader, trick, trump, ra, side, tt, vals)  # fmt: skip
-    best = -1
-    m = legal
-    while m:
-        f = lowest_bit_index(m)
-        m &= m - 1
-        if (
-            best < 0
-            or vals[f] > vals[best]
-            or (vals[f] == vals[best] and tie_key(f, v.points) < tie_key(best, v.points))
-        ):
-            best = f
+    best = best_total(v, vals)
     lead_total = vals[best]
-    work[W_WORLDS + 4] = vals[best]
+    guess = vals[best]  # the world before's value
     for w in range(1, n_worlds):
         at = W_WORLDS + w * WORLD_WORDS
-        guess = work[at - WORLD_WORDS + 4]  # the world before's value
-        x = dd_card_value(work[at], work[at + 1], work[at + 2], work[at + 3], leader, trick,
-                          trump, ra, side, tt, best, 0, UNBOUNDED, guess)  # fmt: skip
-        work[at + 4] = x
-        lead_total += x
+        guess = dd_card_value(work[at], work[at + 1], work[at + 2], work[at + 3], leader, trick,
+                              trump, ra, side, tt, best, 0, UNBOUNDED, guess)  # fmt: skip
+        work[at + 4] = guess
+        lead_total += guess
     m = legal & ~(1 << best)
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
         cap = vals[f]  # exact in the first world
-        work[W_WORLDS + 5] = vals[f]
         for w in range(1, n_worlds):
             at = W_WORLDS + w * WORLD_WORDS
             t = dd_card_test(work[at], work[at + 1], work[at + 2], work[at + 3], leader, trick,
@@ -291,7 +279,6 @@ def world_best(v: PlayView, n_worlds: int, rs: np.ndarray, work: np.ndarray) -> 
         ):
             best = f
             lead_total = f_total
-            work[W_WORLDS + 4] = vals[f]
             for w in range(1, n_worlds):
                 at = W_WORLDS + w * WORLD_WORDS
                 work[at + 4] = work[at + 5]
