@@ -75,6 +75,7 @@ _API: dict[str, str] = {
     "RunSummary": "pinochle_sim.runs.summary",
     "estimate": "pinochle_sim.runs.estimate",
     "RunEstimate": "pinochle_sim.runs.estimate",
+    "WorkEstimate": "pinochle_sim.runs.estimate",
     "Observer": "pinochle_sim.runs.observer",
     "warm": "pinochle_sim.runs.compile.warmup",
     # runs: playing hands

@@ -24,13 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from pinochle_sim.analysis.session import Session, open_session
+from pinochle_sim.analysis.session import Pacer, Session, open_session, slow, task_deals
 from pinochle_sim.analysis.stats import Z95, wilson
 from pinochle_sim.core.cards import SUIT_NAMES, SUITS, format_cards, parse_cards, parse_suit
 from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
 from pinochle_sim.rules import Ruleset
 from pinochle_sim.rules.meld import score_meld
-from pinochle_sim.runs.backends.tasks import Backend, hands_array
+from pinochle_sim.runs.backends.tasks import Backend, HandsTask, InputsSpec, hands_array, play_task
 from pinochle_sim.runs.observer import QUIET, Observer
 from pinochle_sim.runs.simulate.hands import deal_constraints, engine_inputs, play_hands_array
 
@@ -240,9 +240,15 @@ def advise(
         raise ValueError(f"rules {r.name!r} turn up no card: --upcard is for two-hand")
     s = open_session(inputs, threads=threads, backend=backend, observer=observer)
     if not inputs.engine.has_auction:
-        return _two_hand(advice, inputs, upcard, s)
-    _auction(advice, inputs, s)
+        return _two_hand(advice, inputs, upcard, s, _pacer(s, inputs, 1))
+    _auction(advice, inputs, s, _pacer(s, inputs, 4))
     return advice
+
+
+def _pacer(s: Session, inputs: Any, sets: int) -> Pacer | None:
+    """Where search players make the advice slow, one pace for its ``sets`` sets of played
+    deals (one per trump; the auction's set stops before the play and needs none)."""
+    return Pacer(s, sets, "trumps" if sets > 1 else "matches") if slow(s, inputs) else None
 
 
 def hands_needed(rules: str | Ruleset | None, hands: int) -> int:
@@ -251,16 +257,27 @@ def hands_needed(rules: str | Ruleset | None, hands: int) -> int:
     return hands * (5 if engine_inputs(rules).engine.has_auction else 1)
 
 
-def _play(inputs: Any, advice: Advice, s: Session, **forced: Any) -> dict[str, np.ndarray]:
+def _play(
+    inputs: Any, advice: Advice, s: Session, pacer: Pacer | None = None, **forced: Any
+) -> dict[str, np.ndarray]:
     fx = deal_constraints(inputs, {advice.seat: advice.cards}, **forced)
-    out = hands_array(
-        s.backend, inputs, advice.seed, 0, advice.hands, advice.dealer, fx,
-        done=lambda _, part: s.observer.update(part.shape[1]),
-    )  # fmt: skip
+    if pacer is None:
+        out = hands_array(
+            s.backend, inputs, advice.seed, 0, advice.hands, advice.dealer, fx,
+            task_deals(s, inputs, advice.hands),
+            done=lambda _, part: s.observer.update(part.shape[1]),
+        )  # fmt: skip
+    else:
+        spec = InputsSpec.of(inputs)
+        parts = pacer.play(
+            play_task, lambda lo, n: HandsTask(spec, advice.seed, lo, n, advice.dealer, fx),
+            0, advice.hands,
+        )  # fmt: skip
+        out = np.concatenate(parts, axis=1)
     return {name: out[i] for i, name in enumerate(inputs.layout.names)}
 
 
-def _auction(advice: Advice, inputs: Any, s: Session) -> None:
+def _auction(advice: Advice, inputs: Any, s: Session, pacer: Pacer | None) -> None:
     r = inputs.rules
     seat = advice.seat
     partners = r.partnerships
@@ -270,7 +287,7 @@ def _auction(advice: Advice, inputs: Any, s: Session) -> None:
     step = min(r.bid_steps) if r.bid_steps else 10
     n = advice.hands
     for t in range(4):
-        cols = _play(inputs, advice, s, bidder=seat, trump=t)
+        cols = _play(inputs, advice, s, pacer, bidder=seat, trump=t)
         meld = cols[f"team_meld_{side}"]
         tricks = cols[f"team_tricks_{side}"]  # with three-hand discards
         conceded = cols["conceded"].astype(bool)
@@ -397,8 +414,10 @@ def _pm(row: BidRow) -> str:
     return f"{half:.1f}" if half < 1 else f"{half:.0f}"
 
 
-def _two_hand(advice: Advice, inputs: Any, upcard: str | None, s: Session) -> Advice:
-    cols = _play(inputs, advice, s, upcard=upcard)
+def _two_hand(
+    advice: Advice, inputs: Any, upcard: str | None, s: Session, pacer: Pacer | None
+) -> Advice:
+    cols = _play(inputs, advice, s, pacer, upcard=upcard)
     seat = advice.seat
     n = advice.hands
     score, score_ci = _mean_ci(cols[f"score_{seat}"].astype(float))

@@ -36,7 +36,7 @@ import pyarrow.parquet as pq
 
 from pinochle_sim.analysis.reports.charts_compare import breakdown_chart, match_chart, sweep_chart
 from pinochle_sim.analysis.reports.style import save
-from pinochle_sim.analysis.session import Session, open_session
+from pinochle_sim.analysis.session import Pacer, Session, open_session, slow, task_deals
 from pinochle_sim.analysis.stats import Z95, wilson
 from pinochle_sim.core.limits import MAX_RUN_HANDS
 from pinochle_sim.core.version import __version__
@@ -119,8 +119,9 @@ def duplicate(
     compile and of every play of a deal as it finishes (:func:`plays_per_deal` per deal).
     """
     check_match(rules, a, b, hands, seed, start)
-    s = open_session(match_inputs(rules, a, b), threads=threads, backend=backend, observer=observer)
-    return assemble(s.map(duplicate_part, match_tasks(rules, a, b, hands, seed, start, s)))
+    inputs = match_inputs(rules, a, b)
+    s = open_session(inputs, threads=threads, backend=backend, observer=observer)
+    return assemble(_play_match(s, inputs, match_tasks(rules, a, b, hands, seed, start, s)))
 
 
 @dataclass(frozen=True)
@@ -168,14 +169,28 @@ def match_tasks(
 ) -> list[DuplicateTask]:
     """A duplicate match of ``hands`` deals (:func:`check_match` first), cut into the tasks
     of ``session``'s backend (:meth:`~pinochle_sim.runs.backends.tasks.Backend.task_size`
-    deals each)."""
+    deals each; :func:`~pinochle_sim.analysis.session.task_deals` where players search)."""
     base = engine_inputs(rules, a)
     plays = tuple(InputsSpec.of(_seating(base, a, b, side)) for side in range(base.rules.teams))
-    size = session.backend.task_size(hands)
+    size = task_deals(session, match_inputs(rules, a, b), hands)
     return [
         DuplicateTask(plays, seed, lo, min(size, start + hands - lo))
         for lo in range(start, start + hands, size)
     ]
+
+
+def _play_match(
+    s: Session, inputs: EngineInputs, tasks: list[DuplicateTask], pacer: Pacer | None = None
+) -> list[dict[str, np.ndarray]]:
+    """The per-deal parts of one match's ``tasks`` on session ``s``, in order: as they are, or
+    paced where search players make them slow (``pacer``: a sweep's, shared by its matches)."""
+    if not slow(s, inputs):
+        return s.map(duplicate_part, tasks)
+    first = tasks[0]
+    return (pacer or Pacer(s)).play(
+        duplicate_part, lambda lo, n: DuplicateTask(first.plays, first.seed, lo, n),
+        first.start, sum(t.count for t in tasks),
+    )  # fmt: skip
 
 
 def duplicate_part(task: DuplicateTask) -> dict[str, np.ndarray]:
@@ -404,7 +419,7 @@ def compare(
     check_match(rules, a[1], b[1], hands, seed)
     inputs = match_inputs(rules, a[1], b[1])
     s = open_session(inputs, threads=threads, backend=backend, observer=observer)
-    parts = s.map(duplicate_part, match_tasks(rules, a[1], b[1], hands, seed, 0, s))
+    parts = _play_match(s, inputs, match_tasks(rules, a[1], b[1], hands, seed, 0, s))
     tally = Tally()
     for part in parts:  # the summary, gathered task by task
         tally.add(part)
@@ -572,13 +587,12 @@ def sweep(
         sets.append(dataclasses.replace(base, params=tuple(sorted(params.items()))))
     for a in sets:
         check_match(rules, a, against, hands, seed, 0, len(values))
-    s = open_session(
-        match_inputs(rules, base, against), threads=threads, backend=backend, observer=observer
-    )
+    inputs = match_inputs(rules, base, against)
+    s = open_session(inputs, threads=threads, backend=backend, observer=observer)
     per_value = [match_tasks(rules, a, against, hands, seed, 0, s) for a in sets]
     matches: Iterable[list[dict[str, np.ndarray]]]
     if s.backend.in_process:  # one match at a time: only its diffs stay in memory
-        matches = (s.map(duplicate_part, tasks) for tasks in per_value)
+        matches = _each_match(s, inputs, per_value)
     else:
         flat = [t for tasks in per_value for t in tasks]
         results = iter(s.map(duplicate_part, flat))
@@ -605,6 +619,16 @@ def sweep(
             pd.DataFrame({"value": np.int32(v), "deal": pairs["deal"], "diff": pairs["diff"]})
         )
     return pd.DataFrame(rows), pd.concat(diffs, ignore_index=True)
+
+
+def _each_match(
+    s: Session, inputs: EngineInputs, per_value: list[list[DuplicateTask]]
+) -> Iterable[list[dict[str, np.ndarray]]]:
+    """A sweep's matches on this process, one at a time; slow ones paced by one
+    :class:`~pinochle_sim.analysis.session.Pacer` (timed on the first match, for all)."""
+    pacer = Pacer(s, len(per_value))
+    for tasks in per_value:
+        yield _play_match(s, inputs, tasks, pacer)
 
 
 def sweep_meta(

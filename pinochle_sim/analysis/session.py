@@ -6,10 +6,16 @@ A :class:`Session` pairs a backend (this process's threads unless a cluster's is
 :func:`open_session` compiles or loads the study's kernel wherever its tasks will run, before
 any clock starts, then tells the observer the work begins; :meth:`Session.map` runs tasks and
 reports each one's units (deals times plays, or hands) as it lands.
+
+Slow work on this process (search players: a ``pimc`` match plays a deal or two a second) is
+*paced* (:func:`paced`): its first deals are timed, the person waiting is told the estimate,
+and the rest is cut into tasks of about :data:`PACE_TASK_S` seconds, so that progress lands as
+it goes instead of once at the end. The tasks never change a result.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +23,14 @@ from typing import Any
 from pinochle_sim.engines import EngineInputs
 from pinochle_sim.runs.backends.local import LocalBackend
 from pinochle_sim.runs.backends.tasks import Backend, InputsSpec
+from pinochle_sim.runs.estimate import WorkEstimate
 from pinochle_sim.runs.observer import QUIET, Observer
+from pinochle_sim.runs.simulate.hands import SEARCH_CHUNK, searches
+
+PACE_SAMPLE_S = 1.0
+"""Seconds of slow work, at least, that :func:`paced` times before it gives its estimate."""
+PACE_TASK_S = 30.0
+"""About how long a task of paced work lasts: how often its progress lands."""
 
 
 @dataclass(frozen=True)
@@ -50,3 +63,72 @@ def open_session(
     backend.warm([InputsSpec.of(inputs)], "play_chunk", observer)
     observer.update(0)
     return Session(backend, observer)
+
+
+CLUSTER_SLOW_DEALS = 64
+"""Deals a task holds where players search on a cluster's workers (not timed from here): a
+``pimc`` task of that many takes seconds to a minute or two, so progress moves."""
+
+
+def slow(s: Session, inputs: EngineInputs) -> bool:
+    """Whether work of ``inputs`` on session ``s`` is paced (:class:`Pacer`): this process
+    plays it and its players search."""
+    return s.backend.in_process and searches(inputs)
+
+
+def task_deals(s: Session, inputs: EngineInputs, count: int) -> int:
+    """Deals a task of ``count`` holds: the backend's size, at most :data:`CLUSTER_SLOW_DEALS`
+    where search players play on a cluster's workers."""
+    size = s.backend.task_size(count)
+    if searches(inputs) and not s.backend.in_process:
+        size = min(size, CLUSTER_SLOW_DEALS)
+    return size
+
+
+class Pacer:
+    """Slow work of ``sets`` sets of the same deals (a match; a sweep's matches; the advisor's
+    trumps), each played by :meth:`play`: the first set's first deals are timed, the estimate
+    for all the sets told, and every set then goes in tasks of about :data:`PACE_TASK_S`."""
+
+    def __init__(self, s: Session, sets: int = 1, noun: str = "matches") -> None:
+        self.s, self.sets, self.noun = s, sets, noun
+        self.per_deal_s: float | None = None
+        """Seconds a deal on the session's threads, once the first deals are timed."""
+        self.task = 0
+        """Deals a task, once they are."""
+
+    def play(
+        self, fn: Callable[[Any], Any], make: Callable[[int, int], Any], start: int, count: int
+    ) -> list[Any]:
+        """``fn`` of the tasks ``make(lo, n)`` (deals ``lo .. lo+n-1``) covering deals
+        ``start .. start+count-1``, results in order. The first time, its first deals are
+        played in growing steps (a multiple of what the threads share out) until
+        :data:`PACE_SAMPLE_S` seconds have passed, and kept, and the observer is told the
+        estimate (:class:`~pinochle_sim.runs.estimate.WorkEstimate`); the rest goes in tasks
+        of about :data:`PACE_TASK_S` seconds."""
+        s = self.s
+        grain = SEARCH_CHUNK * max(1, s.backend.slots)
+        end = start + count
+        out: list[Any] = []
+        lo = start
+        if self.per_deal_s is None:
+            n, spent = grain, 0.0
+            while lo < end:
+                step = min(n, end - lo)
+                t0 = time.perf_counter()
+                out += s.map(fn, [make(lo, step)])
+                spent += time.perf_counter() - t0
+                lo += step
+                n *= 4
+                if spent >= PACE_SAMPLE_S:
+                    break
+            per = self.per_deal_s = spent / (lo - start)
+            self.task = max(grain, int(PACE_TASK_S / per) // grain * grain) if per else count
+            if lo < end or self.sets > 1:  # work is left to wait for
+                units = make(start, 1).units * count * self.sets
+                s.observer.plan(
+                    WorkEstimate(units, per * count * self.sets, s.backend.slots, lo - start,
+                                 min(self.task, count), self.sets, self.noun)
+                )  # fmt: skip
+        step = self.task
+        return out + s.map(fn, [make(x, min(step, end - x)) for x in range(lo, end, step)])

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import click
 
-from pinochle_sim import Observer, RunEstimate
+from pinochle_sim import Observer, RunEstimate, WorkEstimate
 
 INTERRUPTED = threading.Event()
 """Set by the command's Ctrl-C handler: the observer raises KeyboardInterrupt at its next call
@@ -60,11 +60,13 @@ class Progress(Observer):
         self.planned_s: float | None = None
         """The estimate's seconds for the work left: the ETA until the first units finish."""
 
-    def plan(self, estimate: RunEstimate) -> None:
-        if estimate.units:
-            self.planned_s = estimate.seconds
-        if not self.quiet and estimate.units:
-            click.echo(estimate.text(), err=True)
+    def plan(self, estimate: RunEstimate | WorkEstimate) -> None:
+        with self.lock:
+            if estimate.units:
+                self.planned_s = estimate.seconds
+            if not self.quiet and estimate.units:
+                self._break_line()
+                click.echo(estimate.text(), err=True)
 
     def compiling(self, what: str, estimate_s: float) -> None:
         with self.lock:

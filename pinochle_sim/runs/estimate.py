@@ -58,8 +58,10 @@ class RunEstimate:
     """The hands (games) of a part, where slow work was cut into parts of about a minute."""
 
     def about(self) -> str:
-        """``about``, or ``more than`` where the time is a lower bound (an unfinished sample)."""
-        return "more than" if (self.timed_on or "").startswith("at least") else "about"
+        """``about``, or ``more than`` where the time is a lower bound (an unfinished sample,
+        or search players on a cluster, not timed)."""
+        lower = (self.timed_on or "").startswith(("at least", "not timed"))
+        return "more than" if lower else "about"
 
     def basis(self) -> str:
         """`` (timed on 16 of its hands)``, or nothing where the rate table gave the time."""
@@ -77,13 +79,47 @@ class RunEstimate:
             f"{duration_text(self.seconds)} on {k}{self.basis()}{free}"
         )
         if self.cut is not None:
-            text += f"; written in parts of {self.cut:,}, about a minute of work each"
+            text += f"; written in parts of {self.cut:,}"
+            if self.about() == "about":
+                text += ", about a minute of work each"
         if self.dd_seconds is not None:
             text += (
                 f"\nsolving {self.units:,} deals double dummy: about "
                 f"{duration_text(self.dd_seconds)} on {k}"
             )
         return text
+
+
+@dataclass(frozen=True)
+class WorkEstimate:
+    """What a study's slow work (a duplicate match or a sweep of search players) should take,
+    from its first deals timed on this process's threads before the rest is cut into tasks."""
+
+    units: int
+    """Hands (plays of a deal) in all."""
+    seconds: float
+    """The time of all of them, the timed ones included."""
+    threads: int
+    deals: int
+    """Deals timed (the work keeps them: none is played twice)."""
+    task: int
+    """Deals a task: the rest lands in steps of this many, each about a
+    :data:`~pinochle_sim.analysis.session.PACE_TASK_S` of work."""
+    matches: int = 1
+    """Sets of the same deals the time counts (a sweep's matches, the advisor's trumps), timed
+    on the first."""
+    noun: str = "matches"
+    """What those sets are, for the text."""
+
+    def text(self) -> str:
+        k = f"{self.threads} thread{'s' * (self.threads > 1)}"
+        timed = f"timed on its first {self.deals:,} deal{'s' * (self.deals != 1)}"
+        if self.matches > 1:
+            timed += f"; {self.matches} {self.noun} in all"
+        return (
+            f"estimated about {duration_text(self.seconds)} on {k} ({timed}); the deals are "
+            f"played {self.task:,} at a time"
+        )
 
 
 def size_text(n: float) -> str:

@@ -26,14 +26,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pinochle_sim.runs.estimate import RunEstimate
+    from pinochle_sim.runs.estimate import RunEstimate, WorkEstimate
 
 
 class Observer:
     """Told of a long job's plan, its compile, its progress and its notices (all optional)."""
 
-    def plan(self, estimate: RunEstimate) -> None:
-        """The job's cost before it starts (disk, time, threads)."""
+    def plan(self, estimate: RunEstimate | WorkEstimate) -> None:
+        """The job's cost before it starts (a run's disk, time and threads), or once its
+        first deals are timed (a slow match's)."""
 
     def compiling(self, what: str, estimate_s: float) -> None:
         """A cold compile of ``what`` starts now and takes about ``estimate_s`` seconds."""

@@ -1,23 +1,41 @@
 """The ``pimc`` play policy: legal play (every hand replayed through the rules oracle),
 records independent of threads and chunks, its own random streams, refusal where it cannot
-play, and range checks of its parameters. Their one-line errors at the command line are tested
-in tests/cli/test_pimc.py."""
+play, range checks of its parameters, and the pacing of the slow matches it makes. Their
+one-line errors at the command line are tested in tests/cli/test_pimc.py."""
 
 from __future__ import annotations
 
 import functools
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from pinochle_sim import hand_record
+from pinochle_sim import Observer, WorkEstimate, hand_record
 from pinochle_sim.agents.distill import STATE, _search_decision
 from pinochle_sim.agents.duplicate import deal_table
 from pinochle_sim.agents.players import DECISIONS, PolicyPlayer, view_args
 from pinochle_sim.agents.stepwise import DONE, PLAY
+from pinochle_sim.analysis import advise as advising
+from pinochle_sim.analysis import session
+from pinochle_sim.analysis.advise import advise
+from pinochle_sim.analysis.compare import (
+    assemble,
+    duplicate,
+    duplicate_part,
+    match_inputs,
+    match_tasks,
+    sweep,
+)
+from pinochle_sim.analysis.session import Session, slow
 from pinochle_sim.policies import REGISTRY, PolicySet
 from pinochle_sim.policies.learned import MAX_FEATURES
+from pinochle_sim.runs import runner
+from pinochle_sim.runs.backends.local import LocalBackend
+from pinochle_sim.runs.runner import run
 from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands
+from pinochle_sim.runs.spec import RunSpec
+from pinochle_sim.runs.store.files import read_manifest
 from tests.engines.auction.helpers import PRESETS as FOUR_SEAT
 from tests.oracles.reference import ref_record_winners
 
@@ -87,6 +105,141 @@ def test_worlds_and_from_trick_are_range_checked() -> None:
         PolicySet.from_options(play="pimc", params=["play.from_trick=17"])
     with pytest.raises(ValueError, match="only games with an auction"):
         engine_inputs("two-hand", PolicySet(play="pimc"))
+
+
+class _Seen(Observer):
+    """What a match tells its observer."""
+
+    def __init__(self) -> None:
+        self.plans: list[WorkEstimate] = []
+        self.updates: list[int] = []
+
+    def plan(self, estimate):  # type: ignore[override]
+        self.plans.append(estimate)
+
+    def update(self, n: int) -> None:
+        self.updates.append(n)
+
+
+def test_a_slow_match_is_paced_and_plays_what_one_task_plays(monkeypatch) -> None:
+    """A match of search players is timed on its first deals, the estimate told, and the rest
+    played in tasks of about PACE_TASK_S (here the least: one share of 8 deals a thread), each
+    reported as it lands; its rows are those of the match played as one task."""
+    monkeypatch.setattr(session, "PACE_SAMPLE_S", 0.0)  # one step timed
+    monkeypatch.setattr(session, "PACE_TASK_S", 1e-9)
+    a, b = pimc("play.from_trick=11"), pimc("play.from_trick=12")
+    seen = _Seen()
+    got = duplicate("partnership", a, b, 40, seed=3, threads=2, observer=seen)
+    (one,) = match_tasks("partnership", a, b, 40, 3, 0, Session(LocalBackend(2)))
+    assert one.count == 40  # this process: one task unless paced
+    pd.testing.assert_frame_equal(got, assemble([duplicate_part(one)]))
+    (plan,) = seen.plans
+    assert (plan.deals, plan.task, plan.units, plan.threads, plan.matches) == (16, 16, 80, 2, 1)
+    assert plan.seconds > 0 and "timed on its first 16 deals" in plan.text()
+    assert seen.updates == [0, 32, 32, 16]  # two plays a deal: 16 deals, 16, the last 8
+
+
+def test_a_sweep_of_search_players_is_timed_once_for_all_its_matches(monkeypatch) -> None:
+    monkeypatch.setattr(session, "PACE_SAMPLE_S", 0.0)
+    monkeypatch.setattr(session, "PACE_TASK_S", 1e-9)
+    seen = _Seen()
+    base, against = pimc("play.from_trick=12"), pimc("play.from_trick=12")
+    table, diffs = sweep(
+        "partnership", base, "play.from_trick", [11, 12], against, 24, seed=3, threads=2,
+        observer=seen,
+    )  # fmt: skip
+    (plan,) = seen.plans
+    assert (plan.matches, plan.units, plan.task, plan.noun) == (2, 96, 16, "matches")
+    assert sum(seen.updates) == 96
+    assert (diffs.loc[diffs["value"] == 12, "diff"] == 0).all()  # the same players both sides
+    alone = duplicate("partnership", pimc("play.from_trick=11"), against, 24, seed=3, threads=2)
+    assert list(diffs.loc[diffs["value"] == 11, "diff"]) == list(alone["diff"])
+    assert table["value"].tolist() == [11, 12]
+
+
+def test_a_cluster_run_of_search_players_says_it_is_untimed_and_writes_small_parts(
+    tmp_path,
+) -> None:
+    """A cluster's search players are not timed from here: the estimate says its time is a
+    lower bound, and the parts are small enough for progress to move; same records."""
+    told: list[str] = []
+
+    class Heard(Observer):
+        def plan(self, estimate):  # type: ignore[override]
+            told.append(estimate.text())
+
+    spec = RunSpec(150, seed=4, policies=pimc("play.from_trick=12"))
+    there = _Elsewhere(2)
+    run(spec, tmp_path / "there", backend=there, observer=Heard())
+    assert there.sizes == [64, 64, 22]
+    (text,) = told
+    assert "more than" in text and f"({runner.UNTIMED})" in text
+    assert text.endswith(f"written in parts of {runner.CLUSTER_SLOW_PART}")
+    assert read_manifest(tmp_path / "there")["settings"]["part_size"] == runner.CLUSTER_SLOW_PART
+    run(spec, tmp_path / "here", threads=2)
+    here, there = pd.read_parquet(tmp_path / "here"), pd.read_parquet(tmp_path / "there")
+    pd.testing.assert_frame_equal(here.reset_index(drop=True), there.reset_index(drop=True))
+
+
+def test_the_advisor_with_a_search_player_is_paced_and_advises_the_same(monkeypatch) -> None:
+    monkeypatch.setattr(session, "PACE_SAMPLE_S", 0.0)
+    monkeypatch.setattr(session, "PACE_TASK_S", 1e-9)
+    hand, play = "AS AS 10S KS QS JS 9S KH QH AD AC 9C", pimc("play.from_trick=11")
+    seen = _Seen()
+    got = advise(hand, rules="partnership", hands=120, policies=play, threads=2, observer=seen)
+    (plan,) = seen.plans
+    assert (plan.matches, plan.noun, plan.deals, plan.units) == (4, "trumps", 16, 480)
+    monkeypatch.setattr(advising, "slow", lambda s, inputs: False)  # one task a trump
+    unpaced = _Seen()
+    plain = advise(hand, rules="partnership", hands=120, policies=play, threads=2, observer=unpaced)
+    assert not unpaced.plans and got.to_json() == plain.to_json()
+
+
+def test_only_search_players_on_this_process_are_paced() -> None:
+    counting = PolicySet.from_options(play="counting")
+    here = Session(LocalBackend(2))
+    assert not slow(here, match_inputs("partnership", counting, PolicySet()))
+    assert slow(here, match_inputs("partnership", counting, pimc()))
+
+    assert not slow(Session(_Elsewhere(2)), match_inputs("partnership", counting, pimc()))
+
+
+class _Elsewhere(LocalBackend):
+    """A backend whose tasks run elsewhere, as a cluster's do (here, one after another)."""
+
+    in_process = False
+
+    def task_size(self, count: int) -> int:
+        return 8192  # a cluster's least
+
+    def map(self, fn, items, done=None, then=None):  # type: ignore[override]
+        self.sizes = [t.units for t in items]
+        return super().map(fn, items, done, then)
+
+
+def test_search_players_on_a_cluster_get_small_tasks() -> None:
+    """Not timed from here, a cluster's search players get tasks of CLUSTER_SLOW_DEALS deals,
+    so that progress moves; the bots keep the backend's size. Same rows either way."""
+    counting = PolicySet.from_options(play="counting")
+    there = _Elsewhere(2)
+    a, b = pimc("play.from_trick=12"), pimc("play.from_trick=11")
+    got = duplicate("partnership", a, b, 150, seed=2, backend=there)
+    assert there.sizes == [128, 128, 44]  # two plays of 64, 64 and 22 deals
+    pd.testing.assert_frame_equal(got, duplicate("partnership", a, b, 150, seed=2, threads=2))
+    bots = match_tasks("partnership", counting, PolicySet(), 150, 2, 0, Session(there))
+    assert [t.count for t in bots] == [150]
+
+
+def test_the_estimate_of_a_slow_match_reads_as_a_sentence() -> None:
+    e = WorkEstimate(units=4000, seconds=1100.0, threads=2, deals=16, task=48)
+    assert e.text() == (
+        "estimated about 18 min on 2 threads (timed on its first 16 deals); the deals are "
+        "played 48 at a time"
+    )
+    many = WorkEstimate(units=4000, seconds=30.0, threads=1, deals=1, task=8, matches=3)
+    assert "1 thread (timed on its first 1 deal; 3 matches in all)" in many.text()
+    trumps = WorkEstimate(8, 9.0, 2, 16, 16, matches=4, noun="trumps")
+    assert "(timed on its first 16 deals; 4 trumps in all)" in trumps.text()
 
 
 @pytest.mark.slow

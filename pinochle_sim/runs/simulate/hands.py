@@ -178,11 +178,14 @@ SEARCH_CHUNK = 8
 keep every thread busy to the end (records never depend on the chunking)."""
 
 
+SEARCH_FLAGS = frozenset({"reads_table", "sees_all"})
+"""Registry flags of the play policies that search while they play (``pimc``; the two-hand
+``solver``): thousands of times slower than the bots."""
+
+
 def searches(inputs: EngineInputs) -> bool:
-    """Whether a seat's play policy searches during play (registry flag ``reads_table``)."""
-    return any(
-        "reads_table" in REGISTRY["play"][name].flags for name in inputs.bundle.names()["play"]
-    )
+    """Whether a seat's play policy searches during play (:data:`SEARCH_FLAGS`)."""
+    return any(SEARCH_FLAGS & REGISTRY["play"][n].flags for n in inputs.bundle.names()["play"])
 
 
 def play_hands_array(
