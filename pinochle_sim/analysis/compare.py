@@ -34,6 +34,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pinochle_sim.analysis.kept import Kept, in_use
 from pinochle_sim.analysis.reports.charts_compare import breakdown_chart, match_chart, sweep_chart
 from pinochle_sim.analysis.reports.style import save
 from pinochle_sim.analysis.session import Pacer, Session, open_session, slow, task_deals
@@ -42,7 +43,7 @@ from pinochle_sim.core.limits import MAX_RUN_HANDS
 from pinochle_sim.core.version import __version__
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import PolicySet, seat_policy_array
-from pinochle_sim.rules import Ruleset
+from pinochle_sim.rules import Ruleset, dumps_ruleset
 from pinochle_sim.runs.backends.tasks import Backend, InputsSpec
 from pinochle_sim.runs.observer import QUIET, Observer
 from pinochle_sim.runs.simulate.hands import (
@@ -50,6 +51,7 @@ from pinochle_sim.runs.simulate.hands import (
     check_range,
     engine_inputs,
     play_hands_array,
+    searches,
 )
 
 MAX_SWEEP_VALUES = 200
@@ -180,17 +182,60 @@ def match_tasks(
 
 
 def _play_match(
-    s: Session, inputs: EngineInputs, tasks: list[DuplicateTask], pacer: Pacer | None = None
+    s: Session,
+    inputs: EngineInputs,
+    tasks: list[DuplicateTask],
+    pacer: Pacer | None = None,
+    kept: Kept | None = None,
 ) -> list[dict[str, np.ndarray]]:
     """The per-deal parts of one match's ``tasks`` on session ``s``, in order: as they are, or
-    paced where search players make them slow (``pacer``: a sweep's, shared by its matches)."""
-    if not slow(s, inputs):
+    paced where search players make them slow (``pacer``: a sweep's, shared by its matches).
+    With ``kept``, the deals it holds are not played again and each new part is kept as it
+    lands."""
+    if kept is None and not slow(s, inputs):
         return s.map(duplicate_part, tasks)
     first = tasks[0]
-    return (pacer or Pacer(s)).play(
-        duplicate_part, lambda lo, n: DuplicateTask(first.plays, first.seed, lo, n),
-        first.start, sum(t.count for t in tasks),
-    )  # fmt: skip
+    count = sum(t.count for t in tasks)
+    pacer = pacer or Pacer(s)
+
+    def make(lo: int, n: int) -> DuplicateTask:
+        return DuplicateTask(first.plays, first.seed, lo, n)
+
+    if kept is None:
+        return pacer.play(duplicate_part, make, first.start, count)
+    for lo, n in kept.gaps(first.start, count):
+        if slow(s, inputs):
+            pacer.play(duplicate_part, make, lo, n, kept.save)
+        else:  # a cluster's workers: tasks of the size match_tasks chose
+            size = first.count
+            s.map(duplicate_part, [make(x, min(size, lo + n - x)) for x in range(lo, lo + n, size)],
+                  kept.save)  # fmt: skip
+    return kept.ordered()
+
+
+def _kept(
+    keep: str | Path | None,
+    inputs: EngineInputs,
+    identity: dict[str, Any],
+    resume: bool,
+) -> Kept | None:
+    """The match's kept deals where ``keep`` is given and its players search (a match of bots
+    takes seconds: nothing is kept)."""
+    if keep is None or not searches(inputs):
+        return None
+    return Kept(keep, identity, resume)
+
+
+def _identity(rules: Ruleset, a: PolicySet, b: PolicySet, hands: int, seed: int) -> dict[str, Any]:
+    """What names a match's deals: every setting that changes a row."""
+    kinds = engine_for(rules).policy_kinds(rules)
+    return {
+        "rules": dumps_ruleset(rules),
+        "seed": seed,
+        "deals": hands,
+        "a": a.resolved(kinds),
+        "b": b.resolved(kinds),
+    }
 
 
 def duplicate_part(task: DuplicateTask) -> dict[str, np.ndarray]:
@@ -413,13 +458,19 @@ def compare(
     threads: int | None = None,
     backend: Backend | None = None,
     observer: Observer = QUIET,
+    keep: str | Path | None = None,
+    resume: bool = False,
 ) -> Match:
     """Duplicate match of labelled policy sets ``a`` and ``b`` on ``hands`` deals (where and
-    told to whom as in :func:`duplicate`: the same match)."""
+    told to whom as in :func:`duplicate`: the same match). Where players search, ``keep``
+    names a folder the finished deals are kept in as they land (:mod:`.kept`); with
+    ``resume``, a match interrupted there plays only the deals it had not finished."""
     check_match(rules, a[1], b[1], hands, seed)
     inputs = match_inputs(rules, a[1], b[1])
-    s = open_session(inputs, threads=threads, backend=backend, observer=observer)
-    parts = _play_match(s, inputs, match_tasks(rules, a[1], b[1], hands, seed, 0, s))
+    kept = _kept(keep, inputs, _identity(inputs.rules, a[1], b[1], hands, seed), resume)
+    already = kept.deals * inputs.rules.teams if kept else 0
+    s = open_session(inputs, threads=threads, backend=backend, observer=observer, already=already)
+    parts = _play_match(s, inputs, match_tasks(rules, a[1], b[1], hands, seed, 0, s), kept=kept)
     tally = Tally()
     for part in parts:  # the summary, gathered task by task
         tally.add(part)
@@ -575,12 +626,15 @@ def sweep(
     threads: int | None = None,
     backend: Backend | None = None,
     observer: Observer = QUIET,
+    keep: str | Path | None = None,
+    resume: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Each value of ``param`` (on top of ``base``) plays a duplicate match against
     ``against`` on the same deals. Returns (one row per value: the A rows of :func:`summarise`
     plus ``value`` and the opponent's mean score per hand ``opp_mean_score`` with its CI; per
     deal and value: ``value``, ``deal``, ``diff``). Where and told to whom as in
-    :func:`duplicate`; on a cluster every value's tasks go to its workers at once."""
+    :func:`duplicate`; on a cluster every value's tasks go to its workers at once. ``keep``
+    and ``resume`` as in :func:`compare`, a subfolder a value (``value=V``)."""
     sets = []
     for v in values:
         params = dict(base.params) | {param: v}
@@ -588,11 +642,21 @@ def sweep(
     for a in sets:
         check_match(rules, a, against, hands, seed, 0, len(values))
     inputs = match_inputs(rules, base, against)
-    s = open_session(inputs, threads=threads, backend=backend, observer=observer)
+    kept: list[Kept | None] = [None] * len(sets)
+    if keep is not None and searches(inputs):
+        resume = in_use(keep, resume)
+        r = inputs.rules
+        kept = [
+            Kept(Path(keep) / f"value={v}", _identity(r, a, against, hands, seed) | {"value": v},
+                 resume)
+            for v, a in zip(values, sets, strict=True)
+        ]  # fmt: skip
+    already = sum(k.deals for k in kept if k) * inputs.rules.teams
+    s = open_session(inputs, threads=threads, backend=backend, observer=observer, already=already)
     per_value = [match_tasks(rules, a, against, hands, seed, 0, s) for a in sets]
     matches: Iterable[list[dict[str, np.ndarray]]]
-    if s.backend.in_process:  # one match at a time: only its diffs stay in memory
-        matches = _each_match(s, inputs, per_value)
+    if s.backend.in_process or any(kept):  # one match at a time
+        matches = _each_match(s, inputs, per_value, kept)
     else:
         flat = [t for tasks in per_value for t in tasks]
         results = iter(s.map(duplicate_part, flat))
@@ -622,13 +686,17 @@ def sweep(
 
 
 def _each_match(
-    s: Session, inputs: EngineInputs, per_value: list[list[DuplicateTask]]
+    s: Session,
+    inputs: EngineInputs,
+    per_value: list[list[DuplicateTask]],
+    kept: list[Kept | None],
 ) -> Iterable[list[dict[str, np.ndarray]]]:
-    """A sweep's matches on this process, one at a time; slow ones paced by one
-    :class:`~pinochle_sim.analysis.session.Pacer` (timed on the first match, for all)."""
+    """A sweep's matches one at a time (only the finished ones' diffs stay in memory); slow
+    ones paced by one :class:`~pinochle_sim.analysis.session.Pacer` (timed on the first match,
+    for all) and kept (``kept``: one a value, or None)."""
     pacer = Pacer(s, len(per_value))
-    for tasks in per_value:
-        yield _play_match(s, inputs, tasks, pacer)
+    for tasks, k in zip(per_value, kept, strict=True):
+        yield _play_match(s, inputs, tasks, pacer, k)
 
 
 def sweep_meta(

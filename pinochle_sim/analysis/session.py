@@ -8,7 +8,7 @@ any clock starts, then tells the observer the work begins; :meth:`Session.map` r
 reports each one's units (deals times plays, or hands) as it lands.
 
 Slow work on this process (search players: a ``pimc`` match plays a deal or two a second) is
-*paced* (:func:`paced`): its first deals are timed, the person waiting is told the estimate,
+*paced* (:class:`Pacer`): its first deals are timed, the person waiting is told the estimate,
 and the rest is cut into tasks of about :data:`PACE_TASK_S` seconds, so that progress lands as
 it goes instead of once at the end. The tasks never change a result.
 """
@@ -28,7 +28,7 @@ from pinochle_sim.runs.observer import QUIET, Observer
 from pinochle_sim.runs.simulate.hands import SEARCH_CHUNK, searches
 
 PACE_SAMPLE_S = 1.0
-"""Seconds of slow work, at least, that :func:`paced` times before it gives its estimate."""
+"""Seconds of slow work, at least, that a :class:`Pacer` times before it gives its estimate."""
 PACE_TASK_S = 30.0
 """About how long a task of paced work lasts: how often its progress lands."""
 
@@ -40,10 +40,22 @@ class Session:
     backend: Backend
     observer: Observer = QUIET
 
-    def map(self, fn: Callable[[Any], Any], tasks: Sequence[Any]) -> list[Any]:
-        """``[fn(t) for t in tasks]`` on the backend, results in order; the observer is told
-        of each task's ``units`` as it finishes."""
-        return self.backend.map(fn, tasks, lambda i, _: self.observer.update(tasks[i].units))
+    def map(
+        self,
+        fn: Callable[[Any], Any],
+        tasks: Sequence[Any],
+        each: Callable[[Any], None] | None = None,
+    ) -> list[Any]:
+        """``[fn(t) for t in tasks]`` on the backend, results in order; as each task finishes,
+        ``each`` gets its result (here, in the order they finish) and the observer its
+        ``units``."""
+
+        def done(i: int, result: Any) -> None:
+            if each is not None:
+                each(result)
+            self.observer.update(tasks[i].units)
+
+        return self.backend.map(fn, tasks, done)
 
 
 def open_session(
@@ -52,16 +64,18 @@ def open_session(
     threads: int | None = None,
     backend: Backend | None = None,
     observer: Observer = QUIET,
+    already: int = 0,
 ) -> Session:
     """The session of a study whose hands all use the kernel bundle of ``inputs``: its
     ``play_chunk`` kernel compiled or loaded on this process (``threads`` of it, None: every
-    core) or on every worker of ``backend``, then ``observer.update(0)``."""
+    core) or on every worker of ``backend``, then ``observer.update(already)`` (the units an
+    interrupted study kept, 0 for a new one)."""
     if backend is None:
         backend = LocalBackend(threads)
     elif threads is not None:
         raise ValueError("threads are this process's: a backend's workers use their own")
     backend.warm([InputsSpec.of(inputs)], "play_chunk", observer)
-    observer.update(0)
+    observer.update(already)
     return Session(backend, observer)
 
 
@@ -98,14 +112,19 @@ class Pacer:
         """Deals a task, once they are."""
 
     def play(
-        self, fn: Callable[[Any], Any], make: Callable[[int, int], Any], start: int, count: int
+        self,
+        fn: Callable[[Any], Any],
+        make: Callable[[int, int], Any],
+        start: int,
+        count: int,
+        each: Callable[[Any], None] | None = None,
     ) -> list[Any]:
         """``fn`` of the tasks ``make(lo, n)`` (deals ``lo .. lo+n-1``) covering deals
         ``start .. start+count-1``, results in order. The first time, its first deals are
         played in growing steps (a multiple of what the threads share out) until
         :data:`PACE_SAMPLE_S` seconds have passed, and kept, and the observer is told the
         estimate (:class:`~pinochle_sim.runs.estimate.WorkEstimate`); the rest goes in tasks
-        of about :data:`PACE_TASK_S` seconds."""
+        of about :data:`PACE_TASK_S` seconds. ``each`` gets every result as it lands."""
         s = self.s
         grain = SEARCH_CHUNK * max(1, s.backend.slots)
         end = start + count
@@ -116,7 +135,7 @@ class Pacer:
             while lo < end:
                 step = min(n, end - lo)
                 t0 = time.perf_counter()
-                out += s.map(fn, [make(lo, step)])
+                out += s.map(fn, [make(lo, step)], each)
                 spent += time.perf_counter() - t0
                 lo += step
                 n *= 4
@@ -131,4 +150,5 @@ class Pacer:
                                  min(self.task, count), self.sets, self.noun)
                 )  # fmt: skip
         step = self.task
-        return out + s.map(fn, [make(x, min(step, end - x)) for x in range(lo, end, step)])
+        tasks = [make(x, min(step, end - x)) for x in range(lo, end, step)]
+        return out + s.map(fn, tasks, each)

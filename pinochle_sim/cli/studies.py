@@ -9,6 +9,9 @@ every other command.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import click
 
 import pinochle_sim
@@ -31,6 +34,35 @@ from pinochle_sim.cli.options import (
     threads_option,
     user_errors,
 )
+
+RESUME_HELP = (
+    "Finish a study of search players (pimc) that was interrupted: the deals it finished are "
+    "kept in OUT.partial until it is done, and only the others are played."
+)
+
+
+def _keep(target: str, overwrite: bool, resume: bool) -> str:
+    """Where a study of search players keeps its finished deals: OUT.partial beside OUT; with
+    --overwrite (and no --resume) those of an earlier start are dropped first."""
+    keep = f"{target}.partial"
+    if overwrite and not resume:
+        pinochle_sim.discard_kept(keep)
+    return keep
+
+
+@contextlib.contextmanager
+def _kept_on_interrupt(keep: str, deals: int, what: str) -> Iterator[None]:
+    """Ctrl-C: one line saying how many deals were kept and how to finish the study."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        kept = pinochle_sim.kept_deals(keep)
+        if not kept:
+            raise click.ClickException("interrupted: nothing was written") from None
+        raise click.ClickException(
+            f"interrupted: {kept:,} of {deals:,} deals are kept in {keep!r}; the same command "
+            f"with --resume finishes the {what}"
+        ) from None
 
 
 @click.command()
@@ -139,6 +171,7 @@ def report(
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder [default: results/compare/<A>-vs-<B>-seed<S>-<N>].")  # fmt: skip
 @click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@click.option("--resume", is_flag=True, help=RESUME_HELP)
 @click.option("--by", "by", multiple=True, type=click.Choice(("bid", "trump-length")),
               help="Also break A's gain down by winning bid or by the bidding side's trumps "
               "(repeatable): by_bid.csv and its chart, and the lines printed.")  # fmt: skip
@@ -160,6 +193,7 @@ def compare_command(
     ruleset: Ruleset,
     out: str | None,
     overwrite: bool,
+    resume: bool,
     by: tuple[str, ...],
     min_n: int,
     threads: int | None,
@@ -182,9 +216,14 @@ def compare_command(
       pinochle-sim compare play=counting default --hands 1e7 --cluster tcp://10.0.0.5:8786
       pinochle-sim compare bid.margin=20 default --hands 1e5 --by bid --by trump-length
       pinochle-sim compare openspiel:ismcts:200 play=counting --hands 100
+      pinochle-sim compare play=pimc play=counting --hands 2000 --resume
 
     A side may be openspiel:ismcts[:N] (OpenSpiel's IS-MCTS, N simulations a decision, 100 by
     default; the [agents] extra): played here a decision at a time, CPU per decision printed.
+
+    Search players (pimc) are slow: the match times its first deals and prints the estimate,
+    and keeps each finished deal in OUT.partial until it is done, so that after a Ctrl-C the
+    same command with --resume plays only the rest.
     """
     n = parse_count(hands_text)
     if a[0] == b[0]:  # the same spec twice: a valid control match, its sides told apart
@@ -200,11 +239,14 @@ def compare_command(
     pinochle_sim.check_match(ruleset, a[1], b[1], n, seed)
     if by and not pinochle_sim.engine_inputs(ruleset).engine.has_auction:
         raise click.ClickException(f"--by breaks down auctions: rules {ruleset.name!r} have none")
-    with observed_work(cluster, threads, pinochle_sim.plays_per_deal(ruleset) * n) as (b_, seen):
+    keep = _keep(target, overwrite, resume)
+    total = pinochle_sim.plays_per_deal(ruleset) * n
+    with observed_work(cluster, threads, total) as (b_, seen), _kept_on_interrupt(keep, n, "match"):
         match = pinochle_sim.compare(ruleset, a, b, n, seed, threads=threads, backend=b_,
-                                     observer=seen)  # fmt: skip
+                                     observer=seen, keep=keep, resume=resume)  # fmt: skip
     tables = {name: pinochle_sim.gain_by(match.pairs, name, min_n) for name in dict.fromkeys(by)}
     path = pinochle_sim.write_match(match, target, overwrite, tables)
+    pinochle_sim.discard_kept(keep)
     for line in match.lines():
         click.echo(line)
     for table in tables.values():
@@ -238,6 +280,7 @@ def compare_command(
     help="Output folder [default: results/sweep/<rules>-<param>-seed<S>-<N>].",
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@click.option("--resume", is_flag=True, help=RESUME_HELP)
 @threads_option
 @cluster_option
 @user_errors
@@ -250,6 +293,7 @@ def sweep_command(
     ruleset: Ruleset,
     out: str | None,
     overwrite: bool,
+    resume: bool,
     threads: int | None,
     cluster: str | None,
 ) -> None:
@@ -262,6 +306,9 @@ def sweep_command(
       pinochle-sim sweep --param bid.margin=-40:40:10 --hands 1e5
       pinochle-sim sweep --param bid.risk=60,75,90 --base bid=calibrated --against default
       pinochle-sim sweep --param bid.margin=-40:40:10 --hands 1e6 --cluster local:2
+      pinochle-sim sweep --param play.worlds=8,16,32 --base play=pimc --hands 300 --resume
+
+    Search players are timed, and their finished deals kept, as in compare (--resume).
     """
     try:
         key, values = pinochle_sim.parse_range(param_text)
@@ -273,13 +320,16 @@ def sweep_command(
     )
     pinochle_sim.check_output(target, overwrite, "sweep.csv")
     total = pinochle_sim.plays_per_deal(ruleset) * n * len(values)
-    with observed_work(cluster, threads, total) as (backend, seen):
+    keep = _keep(target, overwrite, resume)
+    interrupted = _kept_on_interrupt(keep, n * len(values), "sweep")
+    with observed_work(cluster, threads, total) as (backend, seen), interrupted:
         table, diffs = pinochle_sim.sweep(
             ruleset, base[1], key, values, against[1], n, seed,
-            threads=threads, backend=backend, observer=seen,
+            threads=threads, backend=backend, observer=seen, keep=keep, resume=resume,
         )  # fmt: skip
     meta = pinochle_sim.sweep_meta(ruleset, key, values, base, against, n, seed)
     path = pinochle_sim.write_sweep(table, diffs, meta, target, overwrite)
+    pinochle_sim.discard_kept(keep)
     for line in pinochle_sim.sweep_lines(table, key):
         click.echo(line)
     click.echo(f"written: {path}/sweep.csv, diffs.parquet, sweep.png")

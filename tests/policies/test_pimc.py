@@ -10,6 +10,7 @@ import functools
 import numpy as np
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
 from pinochle_sim import Observer, WorkEstimate, hand_record
 from pinochle_sim.agents.distill import STATE, _search_decision
@@ -21,13 +22,16 @@ from pinochle_sim.analysis import session
 from pinochle_sim.analysis.advise import advise
 from pinochle_sim.analysis.compare import (
     assemble,
+    compare,
     duplicate,
     duplicate_part,
     match_inputs,
     match_tasks,
     sweep,
 )
+from pinochle_sim.analysis.kept import kept_deals
 from pinochle_sim.analysis.session import Session, slow
+from pinochle_sim.cli import main
 from pinochle_sim.policies import REGISTRY, PolicySet
 from pinochle_sim.policies.learned import MAX_FEATURES
 from pinochle_sim.runs import runner
@@ -193,6 +197,92 @@ def test_the_advisor_with_a_search_player_is_paced_and_advises_the_same(monkeypa
     unpaced = _Seen()
     plain = advise(hand, rules="partnership", hands=120, policies=play, threads=2, observer=unpaced)
     assert not unpaced.plans and got.to_json() == plain.to_json()
+
+
+class _StopAfter(Observer):
+    """Ctrl-C once ``n`` units (plays of a deal) have landed."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.seen = n, 0
+
+    def update(self, n: int) -> None:
+        self.seen += n
+        if self.seen >= self.n:
+            raise KeyboardInterrupt
+
+
+@pytest.fixture
+def small_tasks(monkeypatch) -> None:
+    monkeypatch.setattr(session, "PACE_SAMPLE_S", 0.0)  # one step timed
+    monkeypatch.setattr(session, "PACE_TASK_S", 1e-9)  # tasks of 16 deals on two threads
+
+
+A_LATE, B_LATE = ("A", pimc("play.from_trick=11")), ("B", pimc("play.from_trick=12"))
+
+
+def test_an_interrupted_slow_match_keeps_its_deals_and_resumes_to_the_same_rows(
+    tmp_path, small_tasks
+) -> None:
+    keep = tmp_path / "m.partial"
+    with pytest.raises(KeyboardInterrupt):  # after its second task of 16 deals
+        compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, observer=_StopAfter(40), keep=keep)
+    assert kept_deals(keep) == 32
+    with pytest.raises(ValueError, match="holds the deals of an interrupted match: pass --resume"):
+        compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, keep=keep)
+    with pytest.raises(ValueError, match=r"another match \(it differs in seed\)"):
+        compare("partnership", A_LATE, B_LATE, 40, 4, threads=2, keep=keep, resume=True)
+    (keep / "deals-0000000016.parquet").write_bytes(b"cut short")  # damaged: played again
+    seen = _Seen()
+    got = compare(
+        "partnership", A_LATE, B_LATE, 40, 3, threads=2, observer=seen, keep=keep, resume=True
+    )
+    assert seen.updates[0] == 32  # the 16 deals (two plays each) still kept count as done
+    assert sum(seen.updates[1:]) == 48
+    whole = compare("partnership", A_LATE, B_LATE, 40, 3, threads=2)
+    pd.testing.assert_frame_equal(got.pairs, whole.pairs)
+    pd.testing.assert_frame_equal(got.summary, whole.summary)
+
+
+def test_an_interrupted_slow_sweep_resumes_value_by_value(tmp_path, small_tasks) -> None:
+    keep = tmp_path / "s.partial"
+    base, against, values = pimc(), pimc("play.from_trick=12"), [11, 12]
+    args = ("partnership", base, "play.from_trick", values, against, 24)
+    with pytest.raises(KeyboardInterrupt):  # value 11 whole, then 16 deals of value 12
+        sweep(*args, seed=3, threads=2, observer=_StopAfter(60), keep=keep)
+    assert kept_deals(keep) == 40
+    assert kept_deals(keep / "value=11") == 24
+    table, diffs = sweep(*args, seed=3, threads=2, keep=keep, resume=True)
+    table_whole, diffs_whole = sweep(*args, seed=3, threads=2)
+    pd.testing.assert_frame_equal(table, table_whole)
+    pd.testing.assert_frame_equal(diffs, diffs_whole)
+
+
+def test_compare_at_the_command_line_finishes_or_restarts_an_interrupted_match(
+    tmp_path, small_tasks
+) -> None:
+    out = tmp_path / "m"
+    specs = [f"play=pimc,play.worlds=4,play.from_trick={t}" for t in (11, 12)]
+    args = ["compare", *specs, "--hands", "40", "--seed", "3", "--threads", "2", "--out", str(out)]
+
+    def interrupt() -> None:
+        with pytest.raises(KeyboardInterrupt):
+            compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, observer=_StopAfter(40),
+                    keep=f"{out}.partial")  # fmt: skip
+
+    interrupt()
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert "holds the deals of an interrupted match: pass --resume" in res.output
+    res = CliRunner().invoke(main, [*args, "--resume"])
+    assert res.exit_code == 0, res.output
+    assert not (tmp_path / "m.partial").exists()  # done: the kept deals are gone
+    whole = compare("partnership", A_LATE, B_LATE, 40, 3, threads=2).pairs
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "pairs.parquet"), whole)
+    interrupt()  # again, into the same folder: --overwrite starts afresh
+    res = CliRunner().invoke(main, [*args, "--overwrite"])
+    assert res.exit_code == 0, res.output
+    assert not (tmp_path / "m.partial").exists()
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "pairs.parquet"), whole)
 
 
 def test_only_search_players_on_this_process_are_paced() -> None:
