@@ -240,15 +240,17 @@ def advise(
         raise ValueError(f"rules {r.name!r} turn up no card: --upcard is for two-hand")
     s = open_session(inputs, threads=threads, backend=backend, observer=observer)
     if not inputs.engine.has_auction:
-        return _two_hand(advice, inputs, upcard, s, _pacer(s, inputs, 1))
-    _auction(advice, inputs, s, _pacer(s, inputs, 4))
+        return _two_hand(advice, inputs, upcard, s, _pacer(s, inputs, 1, hands))
+    _auction(advice, inputs, s, _pacer(s, inputs, 4, hands))
     return advice
 
 
-def _pacer(s: Session, inputs: Any, sets: int) -> Pacer | None:
-    """Where search players make the advice slow, one pace for its ``sets`` sets of played
-    deals (one per trump; the auction's set stops before the play and needs none)."""
-    return Pacer(s, sets, "trumps" if sets > 1 else "matches") if slow(s, inputs) else None
+def _pacer(s: Session, inputs: Any, sets: int, hands: int) -> Pacer | None:
+    """Where search players make the advice slow, one pacer for its ``sets`` sets of ``hands``
+    played deals (one a trump; the auction's set stops before the play and needs none)."""
+    if not slow(s, inputs):
+        return None
+    return Pacer(s, sets * hands, sets, "trumps" if sets > 1 else "matches")
 
 
 def hands_needed(rules: str | Ruleset | None, hands: int) -> int:

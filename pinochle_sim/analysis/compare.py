@@ -34,7 +34,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pinochle_sim.analysis.kept import Kept, in_use
+from pinochle_sim.analysis.kept import Kept
 from pinochle_sim.analysis.reports.charts_compare import breakdown_chart, match_chart, sweep_chart
 from pinochle_sim.analysis.reports.style import save
 from pinochle_sim.analysis.session import Pacer, Session, open_session, slow, task_deals
@@ -195,22 +195,31 @@ def _play_match(
     if kept is None and not slow(s, inputs):
         return s.map(duplicate_part, tasks)
     first = tasks[0]
-    count = sum(t.count for t in tasks)
-    pacer = pacer or Pacer(s)
+    gaps, left = _gaps(tasks, kept)
+    pacer = pacer or Pacer(s, left)
+    save = kept.save if kept else None
 
     def make(lo: int, n: int) -> DuplicateTask:
         return DuplicateTask(first.plays, first.seed, lo, n)
 
-    if kept is None:
-        return pacer.play(duplicate_part, make, first.start, count)
-    for lo, n in kept.gaps(first.start, count):
+    played = []
+    for lo, n in gaps:
         if slow(s, inputs):
-            pacer.play(duplicate_part, make, lo, n, kept.save)
+            played += pacer.play(duplicate_part, make, lo, n, save)
         else:  # a cluster's workers: tasks of the size match_tasks chose
             size = first.count
-            s.map(duplicate_part, [make(x, min(size, lo + n - x)) for x in range(lo, lo + n, size)],
-                  kept.save)  # fmt: skip
-    return kept.ordered()
+            played += s.map(
+                duplicate_part, [make(x, min(size, lo + n - x)) for x in range(lo, lo + n, size)],
+                save,
+            )  # fmt: skip
+    return kept.ordered() if kept else played
+
+
+def _gaps(tasks: list[DuplicateTask], kept: Kept | None) -> tuple[list[tuple[int, int]], int]:
+    """The runs of a match's deals still to play (``(first deal, deals)``) and their total."""
+    count = sum(t.count for t in tasks)
+    gaps = kept.gaps(tasks[0].start, count) if kept else [(tasks[0].start, count)]
+    return gaps, sum(n for _, n in gaps)
 
 
 def _kept(
@@ -230,6 +239,7 @@ def _identity(rules: Ruleset, a: PolicySet, b: PolicySet, hands: int, seed: int)
     """What names a match's deals: every setting that changes a row."""
     kinds = engine_for(rules).policy_kinds(rules)
     return {
+        "kind": "match",
         "rules": dumps_ruleset(rules),
         "seed": seed,
         "deals": hands,
@@ -635,6 +645,9 @@ def sweep(
     deal and value: ``value``, ``deal``, ``diff``). Where and told to whom as in
     :func:`duplicate`; on a cluster every value's tasks go to its workers at once. ``keep``
     and ``resume`` as in :func:`compare`, a subfolder a value (``value=V``)."""
+    twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
+    if twice is not None:
+        raise ValueError(f"{param} takes each value once: {twice} is given twice")
     sets = []
     for v in values:
         params = dict(base.params) | {param: v}
@@ -644,11 +657,16 @@ def sweep(
     inputs = match_inputs(rules, base, against)
     kept: list[Kept | None] = [None] * len(sets)
     if keep is not None and searches(inputs):
-        resume = in_use(keep, resume)
         r = inputs.rules
+        kinds = engine_for(r).policy_kinds(r)
+        whole = Kept(keep, {
+            "kind": "sweep", "rules": dumps_ruleset(r), "seed": seed, "deals": hands,
+            "param": param, "values": values, "base": base.resolved(kinds),
+            "against": against.resolved(kinds),
+        }, resume, "sweep")  # fmt: skip
         kept = [
             Kept(Path(keep) / f"value={v}", _identity(r, a, against, hands, seed) | {"value": v},
-                 resume)
+                 True, parent=whole)
             for v, a in zip(values, sets, strict=True)
         ]  # fmt: skip
     already = sum(k.deals for k in kept if k) * inputs.rules.teams
@@ -694,7 +712,8 @@ def _each_match(
     """A sweep's matches one at a time (only the finished ones' diffs stay in memory); slow
     ones paced by one :class:`~pinochle_sim.analysis.session.Pacer` (timed on the first match,
     for all) and kept (``kept``: one a value, or None)."""
-    pacer = Pacer(s, len(per_value))
+    left = sum(_gaps(t, k)[1] for t, k in zip(per_value, kept, strict=True))
+    pacer = Pacer(s, left, len(per_value))
     for tasks, k in zip(per_value, kept, strict=True):
         yield _play_match(s, inputs, tasks, pacer, k)
 

@@ -26,34 +26,60 @@ MATCH_FILE = "match.json"
 PART_GLOB = "deals-*.parquet"
 
 
-class Kept:
-    """The deals of one match kept in ``folder`` (created if missing): ``parts`` maps each kept
-    part's first deal to its columns."""
+OPTIONS = {
+    "kind": "the kind of study",
+    "rules": "--rules",
+    "seed": "--seed",
+    "deals": "--hands",
+    "a": "policies A",
+    "b": "policies B",
+    "param": "--param",
+    "values": "--param's values",
+    "base": "--base",
+    "against": "--against",
+    "value": "the swept value",
+}
+"""How a refusal names each field of a study's identity: the option that sets it."""
 
-    def __init__(self, folder: str | Path, identity: dict[str, Any], resume: bool) -> None:
-        self.folder = Path(folder)
-        identity = json.loads(json.dumps(identity))  # as it reads back
-        if in_use(self.folder, resume):
-            where = repr(str(self.folder))
-            try:
-                stored = json.loads((self.folder / MATCH_FILE).read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                raise ValueError(
-                    f"{where} holds no readable {MATCH_FILE}: remove it, or pass --overwrite"
-                ) from None
-            if stored != identity:
-                what = ", ".join(k for k in identity if stored.get(k) != identity[k])
-                raise ValueError(
-                    f"{where} holds the deals of another match (it differs in "
-                    f"{what or 'its settings'}): give the options it was started with, or pass "
-                    "--overwrite to start again"
-                )
-        else:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            _write_atomically(
-                self.folder / MATCH_FILE, json.dumps(identity, indent=1).encode("utf-8")
-            )
+
+class Kept:
+    """The deals of one study kept in ``folder`` (``what``: a match, or a sweep whose matches
+    keep theirs in subfolders with it as their ``parent``): ``parts`` maps each kept part's
+    first deal to its columns. Nothing is written until the first part is kept, so a study
+    stopped before any finished leaves nothing behind."""
+
+    def __init__(
+        self,
+        folder: str | Path,
+        identity: dict[str, Any],
+        resume: bool,
+        what: str = "match",
+        parent: Kept | None = None,
+    ) -> None:
+        self.folder, self.what, self.parent = Path(folder), what, parent
+        self.identity = json.loads(json.dumps(identity))  # as it reads back
         self.parts: dict[int, dict[str, np.ndarray]] = {}
+        if not in_use(self.folder, resume, what):
+            return
+        where = repr(str(self.folder))
+        try:
+            stored = json.loads((self.folder / MATCH_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            raise ValueError(
+                f"{where} holds no readable {MATCH_FILE}: remove it, or pass --overwrite"
+            ) from None
+        if stored.get("kind") != self.identity.get("kind"):
+            raise ValueError(
+                f"{where} holds the deals of a {stored.get('kind', 'study')}, not of this "
+                f"{what}: choose another --out, or pass --overwrite to start again"
+            )
+        if stored != self.identity:
+            differ = [OPTIONS.get(k, k) for k in self.identity if stored.get(k) != self.identity[k]]
+            raise ValueError(
+                f"{where} holds the deals of another {what} (it differs in "
+                f"{', '.join(differ) or 'its settings'}): give the options it was started "
+                "with, or pass --overwrite to start again"
+            )
         for path in sorted(self.folder.glob(PART_GLOB)):
             try:
                 table = pq.read_table(path)
@@ -83,6 +109,7 @@ class Kept:
 
     def save(self, part: dict[str, np.ndarray]) -> None:
         """Keep one finished task's columns (its first deal names the file)."""
+        self._open()
         first = int(part["deal"][0])
         sink = pa.BufferOutputStream()
         pq.write_table(pa.table({k: np.asarray(v) for k, v in part.items()}), sink)
@@ -93,15 +120,32 @@ class Kept:
         """Every kept part, by first deal."""
         return [self.parts[k] for k in sorted(self.parts)]
 
+    def _open(self) -> None:
+        """The folder and its identity, written before its first part (a parent's first)."""
+        if (self.folder / MATCH_FILE).exists():
+            return
+        if self.parent is not None:
+            self.parent._open()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        _write_atomically(
+            self.folder / MATCH_FILE, json.dumps(self.identity, indent=1).encode("utf-8")
+        )
 
-def in_use(folder: str | Path, resume: bool) -> bool:
-    """Whether ``folder`` holds kept deals; without ``resume`` that is a one-line error."""
+
+def in_use(folder: str | Path, resume: bool, what: str = "match") -> bool:
+    """Whether ``folder`` holds kept deals; without ``resume`` that is a one-line error, as
+    is a file in its place."""
     path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise ValueError(
+            f"{str(path)!r} is a file, where a slow {what} keeps its finished deals: move it "
+            "away, or choose another --out"
+        )
     if not (path.exists() and any(path.iterdir())):
         return False
     if not resume:
         raise ValueError(
-            f"{str(path)!r} holds the deals of an interrupted match: pass --resume to finish "
+            f"{str(path)!r} holds the deals of an interrupted {what}: pass --resume to finish "
             "it, or --overwrite to start it again"
         )
     return True

@@ -100,16 +100,15 @@ def task_deals(s: Session, inputs: EngineInputs, count: int) -> int:
 
 
 class Pacer:
-    """Slow work of ``sets`` sets of the same deals (a match; a sweep's matches; the advisor's
-    trumps), each played by :meth:`play`: the first set's first deals are timed, the estimate
-    for all the sets told, and every set then goes in tasks of about :data:`PACE_TASK_S`."""
+    """Slow work of ``deals`` deals in all, in ``sets`` sets of the same deals (a match; a
+    sweep's matches; the advisor's trumps), each played by :meth:`play`: each set's first
+    deals are timed (the first set's give the estimate for all ``deals``), and the rest of the
+    set goes in tasks of about :data:`PACE_TASK_S` at its own pace."""
 
-    def __init__(self, s: Session, sets: int = 1, noun: str = "matches") -> None:
-        self.s, self.sets, self.noun = s, sets, noun
-        self.per_deal_s: float | None = None
-        """Seconds a deal on the session's threads, once the first deals are timed."""
-        self.task = 0
-        """Deals a task, once they are."""
+    def __init__(self, s: Session, deals: int, sets: int = 1, noun: str = "matches") -> None:
+        self.s, self.deals, self.sets, self.noun = s, deals, sets, noun
+        self.told = False
+        """Whether the estimate was given."""
 
     def play(
         self,
@@ -120,35 +119,34 @@ class Pacer:
         each: Callable[[Any], None] | None = None,
     ) -> list[Any]:
         """``fn`` of the tasks ``make(lo, n)`` (deals ``lo .. lo+n-1``) covering deals
-        ``start .. start+count-1``, results in order. The first time, its first deals are
-        played in growing steps (a multiple of what the threads share out) until
-        :data:`PACE_SAMPLE_S` seconds have passed, and kept, and the observer is told the
-        estimate (:class:`~pinochle_sim.runs.estimate.WorkEstimate`); the rest goes in tasks
-        of about :data:`PACE_TASK_S` seconds. ``each`` gets every result as it lands."""
+        ``start .. start+count-1``, results in order; ``each`` gets every result as it lands.
+        The first deals are played in growing steps (a multiple of what the threads share out)
+        until :data:`PACE_SAMPLE_S` seconds or a quarter of the deals have passed, and kept;
+        the first time, the observer is then told the estimate
+        (:class:`~pinochle_sim.runs.estimate.WorkEstimate`); the rest goes in tasks of about
+        :data:`PACE_TASK_S` seconds at the pace just timed."""
         s = self.s
         grain = SEARCH_CHUNK * max(1, s.backend.slots)
         end = start + count
+        lo, n, spent = start, grain, 0.0
         out: list[Any] = []
-        lo = start
-        if self.per_deal_s is None:
-            n, spent = grain, 0.0
-            while lo < end:
-                step = min(n, end - lo)
-                t0 = time.perf_counter()
-                out += s.map(fn, [make(lo, step)], each)
-                spent += time.perf_counter() - t0
-                lo += step
-                n *= 4
-                if spent >= PACE_SAMPLE_S:
-                    break
-            per = self.per_deal_s = spent / (lo - start)
-            self.task = max(grain, int(PACE_TASK_S / per) // grain * grain) if per else count
-            if lo < end or self.sets > 1:  # work is left to wait for
-                units = make(start, 1).units * count * self.sets
-                s.observer.plan(
-                    WorkEstimate(units, per * count * self.sets, s.backend.slots, lo - start,
-                                 min(self.task, count), self.sets, self.noun)
-                )  # fmt: skip
-        step = self.task
-        tasks = [make(x, min(step, end - x)) for x in range(lo, end, step)]
+        while lo < end:
+            step = min(n, end - lo)
+            t0 = time.perf_counter()
+            out += s.map(fn, [make(lo, step)], each)
+            spent += time.perf_counter() - t0
+            lo += step
+            n *= 4
+            if spent >= PACE_SAMPLE_S or lo - start >= max(grain, count // 4):
+                break
+        per = spent / (lo - start)
+        task = max(grain, int(PACE_TASK_S / per) // grain * grain) if per else count
+        if not self.told and (lo < end or self.deals > count):  # work is left to wait for
+            self.told = True
+            units = make(start, 1).units * self.deals
+            s.observer.plan(
+                WorkEstimate(units, per * self.deals, s.backend.slots, lo - start,
+                             min(task, end - lo), self.sets, self.noun)
+            )  # fmt: skip
+        tasks = [make(x, min(task, end - x)) for x in range(lo, end, task)]
         return out + s.map(fn, tasks, each)

@@ -332,7 +332,7 @@ def sweep_command(
     pinochle_sim.discard_kept(keep)
     for line in pinochle_sim.sweep_lines(table, key):
         click.echo(line)
-    click.echo(f"written: {path}/sweep.csv, diffs.parquet, sweep.png")
+    click.echo(f"written: {path}/sweep.csv, sweep.json, diffs.parquet, sweep.png and .svg")
 
 
 COMMANDS = (report, compare_command, sweep_command)

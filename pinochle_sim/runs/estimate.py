@@ -96,15 +96,15 @@ class WorkEstimate:
     from its first deals timed on this process's threads before the rest is cut into tasks."""
 
     units: int
-    """Hands (plays of a deal) in all."""
+    """Hands (plays of a deal) still to play, the timed ones included."""
     seconds: float
-    """The time of all of them, the timed ones included."""
+    """The time of all of them."""
     threads: int
     deals: int
     """Deals timed (the work keeps them: none is played twice)."""
     task: int
-    """Deals a task: the rest lands in steps of this many, each about a
-    :data:`~pinochle_sim.analysis.session.PACE_TASK_S` of work."""
+    """Deals a task of the first set's rest: about
+    :data:`~pinochle_sim.analysis.session.PACE_TASK_S` of work each."""
     matches: int = 1
     """Sets of the same deals the time counts (a sweep's matches, the advisor's trumps), timed
     on the first."""
@@ -116,10 +116,7 @@ class WorkEstimate:
         timed = f"timed on its first {self.deals:,} deal{'s' * (self.deals != 1)}"
         if self.matches > 1:
             timed += f"; {self.matches} {self.noun} in all"
-        return (
-            f"estimated about {duration_text(self.seconds)} on {k} ({timed}); the deals are "
-            f"played {self.task:,} at a time"
-        )
+        return f"estimated about {duration_text(self.seconds)} on {k} ({timed})"
 
 
 def size_text(n: float) -> str:

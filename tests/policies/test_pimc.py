@@ -153,7 +153,7 @@ def test_a_sweep_of_search_players_is_timed_once_for_all_its_matches(monkeypatch
         observer=seen,
     )  # fmt: skip
     (plan,) = seen.plans
-    assert (plan.matches, plan.units, plan.task, plan.noun) == (2, 96, 16, "matches")
+    assert (plan.matches, plan.units, plan.task, plan.noun) == (2, 96, 8, "matches")
     assert sum(seen.updates) == 96
     assert (diffs.loc[diffs["value"] == 12, "diff"] == 0).all()  # the same players both sides
     alone = duplicate("partnership", pimc("play.from_trick=11"), against, 24, seed=3, threads=2)
@@ -229,7 +229,7 @@ def test_an_interrupted_slow_match_keeps_its_deals_and_resumes_to_the_same_rows(
     assert kept_deals(keep) == 32
     with pytest.raises(ValueError, match="holds the deals of an interrupted match: pass --resume"):
         compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, keep=keep)
-    with pytest.raises(ValueError, match=r"another match \(it differs in seed\)"):
+    with pytest.raises(ValueError, match=r"another match \(it differs in --seed\)"):
         compare("partnership", A_LATE, B_LATE, 40, 4, threads=2, keep=keep, resume=True)
     (keep / "deals-0000000016.parquet").write_bytes(b"cut short")  # damaged: played again
     seen = _Seen()
@@ -251,10 +251,41 @@ def test_an_interrupted_slow_sweep_resumes_value_by_value(tmp_path, small_tasks)
         sweep(*args, seed=3, threads=2, observer=_StopAfter(60), keep=keep)
     assert kept_deals(keep) == 40
     assert kept_deals(keep / "value=11") == 24
-    table, diffs = sweep(*args, seed=3, threads=2, keep=keep, resume=True)
+    (keep / "value=12" / "deals-0000000000.parquet").unlink()  # as if stopped after value 11
+    with pytest.raises(ValueError, match="interrupted sweep: pass --resume"):
+        sweep(*args, seed=3, threads=2, keep=keep)
+    with pytest.raises(ValueError, match=r"another sweep \(it differs in --param's values\)"):
+        sweep(*args[:3], [11, 12, 10], *args[4:], seed=3, threads=2, keep=keep, resume=True)
+    with pytest.raises(ValueError, match="holds the deals of a sweep, not of this match"):
+        compare("partnership", A_LATE, B_LATE, 24, 3, threads=2, keep=keep, resume=True)
+    seen = _Seen()
+    table, diffs = sweep(*args, seed=3, threads=2, keep=keep, resume=True, observer=seen)
+    (plan,) = seen.plans
+    assert plan.units == 2 * 24  # value 12's deals, not value 11's kept ones
     table_whole, diffs_whole = sweep(*args, seed=3, threads=2)
     pd.testing.assert_frame_equal(table, table_whole)
     pd.testing.assert_frame_equal(diffs, diffs_whole)
+
+
+def test_a_match_stopped_before_a_deal_finished_leaves_nothing(tmp_path, small_tasks) -> None:
+    keep = tmp_path / "m.partial"
+    with pytest.raises(KeyboardInterrupt):
+        compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, observer=_StopAfter(0), keep=keep)
+    assert not keep.exists()  # the same command starts afresh, no --resume needed
+    with pytest.raises(KeyboardInterrupt):  # a sweep's first value stopped the same way
+        sweep("partnership", pimc(), "play.from_trick", [11, 12], B_LATE[1], 24, seed=3,
+              threads=2, observer=_StopAfter(0), keep=keep)  # fmt: skip
+    assert not keep.exists()
+
+
+def test_a_file_where_the_deals_are_kept_and_a_value_swept_twice_are_refused(tmp_path) -> None:
+    keep = tmp_path / "m.partial"
+    keep.write_text("mine")
+    with pytest.raises(ValueError, match="is a file, where a slow match keeps its finished deals"):
+        compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, keep=keep, resume=True)
+    assert keep.read_text() == "mine"
+    with pytest.raises(ValueError, match=r"play\.worlds takes each value once: 4 is given twice"):
+        sweep("partnership", pimc(), "play.worlds", [4, 8, 4], B_LATE[1], 24, seed=3)
 
 
 def test_compare_at_the_command_line_finishes_or_restarts_an_interrupted_match(
@@ -322,10 +353,7 @@ def test_search_players_on_a_cluster_get_small_tasks() -> None:
 
 def test_the_estimate_of_a_slow_match_reads_as_a_sentence() -> None:
     e = WorkEstimate(units=4000, seconds=1100.0, threads=2, deals=16, task=48)
-    assert e.text() == (
-        "estimated about 18 min on 2 threads (timed on its first 16 deals); the deals are "
-        "played 48 at a time"
-    )
+    assert e.text() == "estimated about 18 min on 2 threads (timed on its first 16 deals)"
     many = WorkEstimate(units=4000, seconds=30.0, threads=1, deals=1, task=8, matches=3)
     assert "1 thread (timed on its first 1 deal; 3 matches in all)" in many.text()
     trumps = WorkEstimate(8, 9.0, 2, 16, 16, matches=4, noun="trumps")
