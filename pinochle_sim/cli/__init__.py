@@ -43,17 +43,26 @@ def run_cli() -> None:  # pragma: no cover - console entry point (tested in a su
     observer raises it again at its next call. When the command ends after Ctrl-C, or while
     work it abandoned still runs (a kernel finishing its chunk of hands, whose parallel region
     the interpreter's exit would wait for), the process leaves at once: every part it finished
-    is written and recorded by then."""
+    is written and recorded by then. After Ctrl-C the exit status is
+    :data:`INTERRUPTED_STATUS`."""
     signal.signal(signal.SIGINT, _interrupt)
     try:
         main(prog_name="pinochle-sim")
     except SystemExit as done:
         others = [t for t in threading.enumerate() if t is not threading.main_thread()]
+        code = done.code if isinstance(done.code, int) else 1
+        if INTERRUPTED.is_set():
+            code = INTERRUPTED_STATUS
         if INTERRUPTED.is_set() or any(t.is_alive() and not t.daemon for t in others):
             sys.stdout.flush()
             sys.stderr.flush()
-            os._exit(done.code if isinstance(done.code, int) else 1)
+            os._exit(code)
         raise
+
+
+INTERRUPTED_STATUS = 128 + signal.SIGINT
+"""The exit status of a command ended by Ctrl-C (130, as shells report it), after its one
+line; errors exit with 1."""
 
 
 def _interrupt(signum: int, frame: object) -> None:
