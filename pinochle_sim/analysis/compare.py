@@ -512,9 +512,16 @@ def summary_lines(summary: pd.DataFrame) -> list[str]:
     return lines
 
 
-def sweep_lines(table: pd.DataFrame, param: str) -> list[str]:
-    """The text of a sweep's table: each value's gain per deal with its CI."""
+def sweep_lines(
+    table: pd.DataFrame, param: str, labels: tuple[str, str] | None = None
+) -> list[str]:
+    """The text of a sweep's table: each value's gain per deal with its CI, after a line
+    naming the policies swept and their opponent where ``labels`` (base, against) are given."""
     lines = []
+    if labels is not None:
+        lines.append(
+            f"{param} on {labels[0]}, each value against {labels[1]} (gain per deal, 95% CI):"
+        )
     for _, r in table.iterrows():
         extra = (
             f"; made {r['make_rate']:.1%}, mean bid {r['mean_bid']:.1f}"

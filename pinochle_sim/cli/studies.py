@@ -330,7 +330,7 @@ def sweep_command(
     meta = pinochle_sim.sweep_meta(ruleset, key, values, base, against, n, seed)
     path = pinochle_sim.write_sweep(table, diffs, meta, target, overwrite)
     pinochle_sim.discard_kept(keep)
-    for line in pinochle_sim.sweep_lines(table, key):
+    for line in pinochle_sim.sweep_lines(table, key, (base[0], against[0])):
         click.echo(line)
     click.echo(f"written: {path}/sweep.csv, sweep.json, diffs.parquet, sweep.png and .svg")
 
