@@ -142,6 +142,7 @@ _API: dict[str, str] = {
     "plays_per_deal": "pinochle_sim.analysis.compare",
     "summary_lines": "pinochle_sim.analysis.compare",
     "sweep": "pinochle_sim.analysis.compare",
+    "keeps_deals": "pinochle_sim.analysis.compare",
     "kept_deals": "pinochle_sim.analysis.kept",
     "discard_kept": "pinochle_sim.analysis.kept",
     "sweep_lines": "pinochle_sim.analysis.compare",

@@ -227,19 +227,28 @@ def _kept(
     inputs: EngineInputs,
     identity: dict[str, Any],
     resume: bool,
+    restart: bool,
 ) -> Kept | None:
     """The match's kept deals where ``keep`` is given and its players search (a match of bots
     takes seconds: nothing is kept)."""
     if keep is None or not searches(inputs):
         return None
-    return Kept(keep, identity, resume)
+    return Kept(keep, identity, resume, restart=restart)
+
+
+def keeps_deals(rules: str | Ruleset | None, a: PolicySet, b: PolicySet) -> bool:
+    """Whether a match (or sweep) of ``a`` against ``b`` keeps its finished deals when given a
+    folder for them: where a player searches."""
+    return searches(match_inputs(rules, a, b))
 
 
 def _identity(rules: Ruleset, a: PolicySet, b: PolicySet, hands: int, seed: int) -> dict[str, Any]:
     """What names a match's deals: every setting that changes a row."""
-    kinds = engine_for(rules).policy_kinds(rules)
+    engine = engine_for(rules)
+    kinds = engine.policy_kinds(rules)
     return {
         "kind": "match",
+        "engine": engine.version,
         "rules": dumps_ruleset(rules),
         "seed": seed,
         "deals": hands,
@@ -470,14 +479,17 @@ def compare(
     observer: Observer = QUIET,
     keep: str | Path | None = None,
     resume: bool = False,
+    restart: bool = False,
 ) -> Match:
     """Duplicate match of labelled policy sets ``a`` and ``b`` on ``hands`` deals (where and
     told to whom as in :func:`duplicate`: the same match). Where players search, ``keep``
     names a folder the finished deals are kept in as they land (:mod:`.kept`); with
-    ``resume``, a match interrupted there plays only the deals it had not finished."""
+    ``resume``, a match interrupted there plays only the deals it had not finished; with
+    ``restart``, what it holds is dropped when the first new deals are kept."""
     check_match(rules, a[1], b[1], hands, seed)
     inputs = match_inputs(rules, a[1], b[1])
-    kept = _kept(keep, inputs, _identity(inputs.rules, a[1], b[1], hands, seed), resume)
+    identity = _identity(inputs.rules, a[1], b[1], hands, seed)
+    kept = _kept(keep, inputs, identity, resume, restart)
     already = kept.deals * inputs.rules.teams if kept else 0
     s = open_session(inputs, threads=threads, backend=backend, observer=observer, already=already)
     parts = _play_match(s, inputs, match_tasks(rules, a[1], b[1], hands, seed, 0, s), kept=kept)
@@ -645,13 +657,14 @@ def sweep(
     observer: Observer = QUIET,
     keep: str | Path | None = None,
     resume: bool = False,
+    restart: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Each value of ``param`` (on top of ``base``) plays a duplicate match against
     ``against`` on the same deals. Returns (one row per value: the A rows of :func:`summarise`
     plus ``value`` and the opponent's mean score per hand ``opp_mean_score`` with its CI; per
     deal and value: ``value``, ``deal``, ``diff``). Where and told to whom as in
-    :func:`duplicate`; on a cluster every value's tasks go to its workers at once. ``keep``
-    and ``resume`` as in :func:`compare`, a subfolder a value (``value=V``)."""
+    :func:`duplicate`; on a cluster every value's tasks go to its workers at once. ``keep``,
+    ``resume`` and ``restart`` as in :func:`compare`, a subfolder a value (``value=V``)."""
     twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
     if twice is not None:
         raise ValueError(f"{param} takes each value once: {twice} is given twice")
@@ -667,13 +680,13 @@ def sweep(
         r = inputs.rules
         kinds = engine_for(r).policy_kinds(r)
         whole = Kept(keep, {
-            "kind": "sweep", "rules": dumps_ruleset(r), "seed": seed, "deals": hands,
-            "param": param, "values": values, "base": base.resolved(kinds),
-            "against": against.resolved(kinds),
-        }, resume, "sweep")  # fmt: skip
+            "kind": "sweep", "engine": inputs.engine.version, "rules": dumps_ruleset(r),
+            "seed": seed, "deals": hands, "param": param, "values": values,
+            "base": base.resolved(kinds), "against": against.resolved(kinds),
+        }, resume, "sweep", restart=restart)  # fmt: skip
         kept = [
             Kept(Path(keep) / f"value={v}", _identity(r, a, against, hands, seed) | {"value": v},
-                 True, parent=whole)
+                 whole.resumed, parent=whole, restart=restart)
             for v, a in zip(values, sets, strict=True)
         ]  # fmt: skip
     already = sum(k.deals for k in kept if k) * inputs.rules.teams
@@ -716,13 +729,19 @@ def _each_match(
     per_value: list[list[DuplicateTask]],
     kept: list[Kept | None],
 ) -> Iterable[list[dict[str, np.ndarray]]]:
-    """A sweep's matches one at a time (only the finished ones' diffs stay in memory); slow
-    ones paced by one :class:`~pinochle_sim.analysis.session.Pacer` (timed on the first match,
-    for all) and kept (``kept``: one a value, or None)."""
-    left = sum(_gaps(t, k)[1] for t, k in zip(per_value, kept, strict=True))
-    pacer = Pacer(s, left, len(per_value))
+    """A sweep's matches one at a time (only the finished ones' diffs stay in memory, a kept
+    value's rows are let go once it is summarised); slow ones paced by one
+    :class:`~pinochle_sim.analysis.session.Pacer` (its estimate counts every value's deals
+    left) and kept (``kept``: one a value, or None)."""
+    left = [
+        sum(t.count for t in tasks) - (k.deals if k else 0)
+        for tasks, k in zip(per_value, kept, strict=True)
+    ]
+    pacer = Pacer(s, sum(left), sum(1 for n in left if n > 0))
     for tasks, k in zip(per_value, kept, strict=True):
         yield _play_match(s, inputs, tasks, pacer, k)
+        if k is not None:
+            k.release()
 
 
 def sweep_meta(

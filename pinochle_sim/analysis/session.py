@@ -23,7 +23,7 @@ from typing import Any
 from pinochle_sim.engines import EngineInputs
 from pinochle_sim.runs.backends.local import LocalBackend
 from pinochle_sim.runs.backends.tasks import Backend, InputsSpec
-from pinochle_sim.runs.estimate import WorkEstimate
+from pinochle_sim.runs.estimate import WorkEstimate, duration_text
 from pinochle_sim.runs.observer import QUIET, Observer
 from pinochle_sim.runs.simulate.hands import SEARCH_CHUNK, searches
 
@@ -109,6 +109,8 @@ class Pacer:
         self.s, self.deals, self.sets, self.noun = s, deals, sets, noun
         self.told = False
         """Whether the estimate was given."""
+        self.started = 0
+        """Sets begun."""
 
     def play(
         self,
@@ -141,6 +143,13 @@ class Pacer:
                 break
         per = spent / (lo - start)
         task = max(grain, int(PACE_TASK_S / per) // grain * grain) if per else count
+        self.started += 1
+        if self.told and lo < end:  # a later set, at its own pace
+            s.observer.notice(
+                f"{self.noun.removesuffix('es' if self.noun.endswith('hes') else 's')} "
+                f"{self.started} of {self.sets}: about {duration_text(per * count)} for its "
+                f"{count:,} deals (timed on its first {lo - start:,})"
+            )
         if not self.told and (lo < end or self.deals > count):  # work is left to wait for
             self.told = True
             units = make(start, 1).units * self.deals

@@ -41,22 +41,19 @@ RESUME_HELP = (
 )
 
 
-def _keep(target: str, overwrite: bool, resume: bool) -> str:
-    """Where a study of search players keeps its finished deals: OUT.partial beside OUT; with
-    --overwrite (and no --resume) those of an earlier start are dropped first."""
-    keep = f"{target}.partial"
-    if overwrite and not resume:
-        pinochle_sim.discard_kept(keep)
-    return keep
+def _keep(target: str, keeping: bool) -> str | None:
+    """Where a study keeps its finished deals (OUT.partial beside OUT), where its players
+    search; None for bots (their studies take seconds and keep nothing)."""
+    return f"{target}.partial" if keeping else None
 
 
 @contextlib.contextmanager
-def _kept_on_interrupt(keep: str, deals: int, what: str) -> Iterator[None]:
+def _kept_on_interrupt(keep: str | None, deals: int, what: str) -> Iterator[None]:
     """Ctrl-C: one line saying how many deals were kept and how to finish the study."""
     try:
         yield
     except KeyboardInterrupt:
-        kept = pinochle_sim.kept_deals(keep)
+        kept = pinochle_sim.kept_deals(keep) if keep else 0
         if not kept:
             raise click.ClickException("interrupted: nothing was written") from None
         raise click.ClickException(
@@ -239,14 +236,16 @@ def compare_command(
     pinochle_sim.check_match(ruleset, a[1], b[1], n, seed)
     if by and not pinochle_sim.engine_inputs(ruleset).engine.has_auction:
         raise click.ClickException(f"--by breaks down auctions: rules {ruleset.name!r} have none")
-    keep = _keep(target, overwrite, resume)
+    keep = _keep(target, pinochle_sim.keeps_deals(ruleset, a[1], b[1]))
     total = pinochle_sim.plays_per_deal(ruleset) * n
     with observed_work(cluster, threads, total) as (b_, seen), _kept_on_interrupt(keep, n, "match"):
         match = pinochle_sim.compare(ruleset, a, b, n, seed, threads=threads, backend=b_,
-                                     observer=seen, keep=keep, resume=resume)  # fmt: skip
+                                     observer=seen, keep=keep, resume=resume,
+                                     restart=overwrite)  # fmt: skip
     tables = {name: pinochle_sim.gain_by(match.pairs, name, min_n) for name in dict.fromkeys(by)}
     path = pinochle_sim.write_match(match, target, overwrite, tables)
-    pinochle_sim.discard_kept(keep)
+    if keep:
+        pinochle_sim.discard_kept(keep)
     for line in match.lines():
         click.echo(line)
     for table in tables.values():
@@ -320,16 +319,17 @@ def sweep_command(
     )
     pinochle_sim.check_output(target, overwrite, "sweep.csv")
     total = pinochle_sim.plays_per_deal(ruleset) * n * len(values)
-    keep = _keep(target, overwrite, resume)
+    keep = _keep(target, pinochle_sim.keeps_deals(ruleset, base[1], against[1]))
     interrupted = _kept_on_interrupt(keep, n * len(values), "sweep")
     with observed_work(cluster, threads, total) as (backend, seen), interrupted:
         table, diffs = pinochle_sim.sweep(
-            ruleset, base[1], key, values, against[1], n, seed,
-            threads=threads, backend=backend, observer=seen, keep=keep, resume=resume,
+            ruleset, base[1], key, values, against[1], n, seed, threads=threads,
+            backend=backend, observer=seen, keep=keep, resume=resume, restart=overwrite,
         )  # fmt: skip
     meta = pinochle_sim.sweep_meta(ruleset, key, values, base, against, n, seed)
     path = pinochle_sim.write_sweep(table, diffs, meta, target, overwrite)
-    pinochle_sim.discard_kept(keep)
+    if keep:
+        pinochle_sim.discard_kept(keep)
     for line in pinochle_sim.sweep_lines(table, key, (base[0], against[0])):
         click.echo(line)
     click.echo(f"written: {path}/sweep.csv, sweep.json, diffs.parquet, sweep.png and .svg")

@@ -115,7 +115,7 @@ class WorkEstimate:
         k = f"{self.threads} thread{'s' * (self.threads > 1)}"
         timed = f"timed on its first {self.deals:,} deal{'s' * (self.deals != 1)}"
         if self.matches > 1:
-            timed += f"; {self.matches} {self.noun} in all"
+            timed += f"; {self.matches} {self.noun} in all, each counted at the first one's pace"
         return f"estimated about {duration_text(self.seconds)} on {k} ({timed})"
 
 

@@ -6,9 +6,12 @@ one-line errors at the command line are tested in tests/cli/test_pimc.py."""
 from __future__ import annotations
 
 import functools
+import json
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
@@ -117,9 +120,13 @@ class _Seen(Observer):
     def __init__(self) -> None:
         self.plans: list[WorkEstimate] = []
         self.updates: list[int] = []
+        self.notices: list[str] = []
 
     def plan(self, estimate):  # type: ignore[override]
         self.plans.append(estimate)
+
+    def notice(self, text: str) -> None:
+        self.notices.append(text)
 
     def update(self, n: int) -> None:
         self.updates.append(n)
@@ -154,6 +161,9 @@ def test_a_sweep_of_search_players_is_timed_once_for_all_its_matches(monkeypatch
     )  # fmt: skip
     (plan,) = seen.plans
     assert (plan.matches, plan.units, plan.task, plan.noun) == (2, 96, 8, "matches")
+    assert "2 matches in all, each counted at the first one's pace" in plan.text()
+    (later,) = seen.notices  # the second match, timed at its own pace
+    assert later.startswith("match 2 of 2: about") and "for its 24 deals" in later
     assert sum(seen.updates) == 96
     assert (diffs.loc[diffs["value"] == 12, "diff"] == 0).all()  # the same players both sides
     alone = duplicate("partnership", pimc("play.from_trick=11"), against, 24, seed=3, threads=2)
@@ -261,7 +271,7 @@ def test_an_interrupted_slow_sweep_resumes_value_by_value(tmp_path, small_tasks)
     seen = _Seen()
     table, diffs = sweep(*args, seed=3, threads=2, keep=keep, resume=True, observer=seen)
     (plan,) = seen.plans
-    assert plan.units == 2 * 24  # value 12's deals, not value 11's kept ones
+    assert plan.units == 2 * 24 and plan.matches == 1  # value 12's deals; value 11 is kept
     table_whole, diffs_whole = sweep(*args, seed=3, threads=2)
     pd.testing.assert_frame_equal(table, table_whole)
     pd.testing.assert_frame_equal(diffs, diffs_whole)
@@ -316,6 +326,69 @@ def test_compare_at_the_command_line_finishes_or_restarts_an_interrupted_match(
     pd.testing.assert_frame_equal(pd.read_parquet(out / "pairs.parquet"), whole)
 
 
+def test_kept_deals_are_checked_when_read_back(tmp_path, small_tasks) -> None:
+    """A part whose deals another holds, a match.json that is not a match's, and another
+    engine version: each found, none taken for the match's deals."""
+    keep = tmp_path / "m.partial"
+    with pytest.raises(KeyboardInterrupt):
+        compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, observer=_StopAfter(40), keep=keep)
+    first = pq.read_table(keep / "deals-0000000000.parquet")
+    second = pq.read_table(keep / "deals-0000000016.parquet")
+    across = pa.concat_tables([first.slice(8), second.slice(0, 8)])  # deals 8..23
+    pq.write_table(across, keep / "deals-0000000008.parquet")
+    identity = json.loads((keep / "match.json").read_text())
+    (keep / "match.json").write_text(json.dumps(identity | {"engine": 0}))
+    with pytest.raises(ValueError, match=r"it differs in the engine version\)"):
+        compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, keep=keep, resume=True)
+    (keep / "match.json").write_text("[1, 2]")
+    with pytest.raises(ValueError, match=r"holds no readable match\.json: pass --overwrite"):
+        compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, keep=keep, resume=True)
+    (keep / "match.json").write_text(json.dumps(identity))
+    got = compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, keep=keep, resume=True)
+    assert not (keep / "deals-0000000008.parquet").exists()  # overlapping: played again
+    whole = compare("partnership", A_LATE, B_LATE, 40, 3, threads=2)
+    pd.testing.assert_frame_equal(got.pairs, whole.pairs)
+
+
+def test_overwrite_drops_kept_deals_only_when_new_ones_are_kept(tmp_path, small_tasks) -> None:
+    """``restart`` (--overwrite) keeps the old deals through a refusal, and a folder left with
+    only an interrupted write's temporary files is one it may drop."""
+    keep = tmp_path / "s.partial"
+    base, against = pimc(), pimc("play.from_trick=12")
+    with pytest.raises(KeyboardInterrupt):
+        sweep("partnership", base, "play.from_trick", [11, 12], against, 24, seed=3, threads=2,
+              observer=_StopAfter(30), keep=keep)  # fmt: skip
+    with pytest.raises(ValueError, match="given twice"):
+        sweep("partnership", base, "play.from_trick", [11, 11], against, 24, seed=3,
+              keep=keep, restart=True)  # fmt: skip
+    assert kept_deals(keep) == 16  # still there
+    sweep("partnership", base, "play.from_trick", [11], against, 24, seed=3, threads=2,
+          keep=keep, restart=True)  # fmt: skip
+    assert json.loads((keep / "match.json").read_text())["values"] == [11]
+    odd = tmp_path / "odd.partial"
+    odd.mkdir()
+    (odd / ".match.json.tmp-99").write_text("{")
+    with pytest.raises(ValueError, match=r"holds no readable match\.json"):
+        compare("partnership", A_LATE, B_LATE, 24, 3, threads=2, keep=odd, resume=True)
+    compare("partnership", A_LATE, B_LATE, 24, 3, threads=2, keep=odd, restart=True)
+    assert not (odd / ".match.json.tmp-99").exists()
+
+
+def test_a_match_of_bots_leaves_a_slow_match_s_kept_deals_alone(tmp_path, small_tasks) -> None:
+    out = tmp_path / "m"
+    with pytest.raises(KeyboardInterrupt):
+        compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, observer=_StopAfter(40),
+                keep=f"{out}.partial")  # fmt: skip
+    bots = ["compare", "play=counting", "default", "--hands", "200", "--out", str(out)]
+    res = CliRunner().invoke(main, bots)
+    assert res.exit_code == 0, res.output
+    assert kept_deals(f"{out}.partial") == 32
+    (tmp_path / "f.partial").write_text("mine")  # a file where a slow match would keep deals
+    res = CliRunner().invoke(main, [*bots[:-1], str(tmp_path / "f")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "f.partial").read_text() == "mine"
+
+
 def test_only_search_players_on_this_process_are_paced() -> None:
     counting = PolicySet.from_options(play="counting")
     here = Session(LocalBackend(2))
@@ -355,9 +428,9 @@ def test_the_estimate_of_a_slow_match_reads_as_a_sentence() -> None:
     e = WorkEstimate(units=4000, seconds=1100.0, threads=2, deals=16, task=48)
     assert e.text() == "estimated about 18 min on 2 threads (timed on its first 16 deals)"
     many = WorkEstimate(units=4000, seconds=30.0, threads=1, deals=1, task=8, matches=3)
-    assert "1 thread (timed on its first 1 deal; 3 matches in all)" in many.text()
+    assert "1 thread (timed on its first 1 deal; 3 matches in all, each counted" in many.text()
     trumps = WorkEstimate(8, 9.0, 2, 16, 16, matches=4, noun="trumps")
-    assert "(timed on its first 16 deals; 4 trumps in all)" in trumps.text()
+    assert "(timed on its first 16 deals; 4 trumps in all, each" in trumps.text()
 
 
 @pytest.mark.slow
