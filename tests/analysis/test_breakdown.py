@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from pinochle_sim.analysis.breakdown import bin_label, gain_by, gain_lines
-from pinochle_sim.analysis.compare import duplicate
+from pinochle_sim.analysis.matches import duplicate
 from pinochle_sim.analysis.stats import Z95
 from pinochle_sim.policies import PolicySet, seat_policy_array
 from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands_array

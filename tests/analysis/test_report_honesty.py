@@ -19,7 +19,8 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 
-from pinochle_sim.analysis.compare import compare, duplicate, summarise, sweep
+from pinochle_sim.analysis.compare import compare, summarise, sweep
+from pinochle_sim.analysis.matches import duplicate
 from pinochle_sim.analysis.reports import charts_report, questions, write_report
 from pinochle_sim.analysis.reports.charts_compare import (
     match_chart,

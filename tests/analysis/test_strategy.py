@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from pinochle_sim import decode_hand
-from pinochle_sim.analysis.compare import compare, duplicate, parse_range, sweep
+from pinochle_sim.analysis.compare import compare, parse_range, sweep
+from pinochle_sim.analysis.matches import duplicate
 from pinochle_sim.core import cards as C
 from pinochle_sim.policies import PolicySet, parse_policy_spec, seat_policy_array
 from pinochle_sim.policies.calibrated import (

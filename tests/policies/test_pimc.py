@@ -23,16 +23,15 @@ from pinochle_sim.agents.stepwise import DONE, PLAY
 from pinochle_sim.analysis import advise as advising
 from pinochle_sim.analysis import session
 from pinochle_sim.analysis.advise import advise
-from pinochle_sim.analysis.compare import (
+from pinochle_sim.analysis.compare import compare, sweep
+from pinochle_sim.analysis.kept import kept_deals
+from pinochle_sim.analysis.matches import (
     assemble,
-    compare,
     duplicate,
     duplicate_part,
     match_inputs,
     match_tasks,
-    sweep,
 )
-from pinochle_sim.analysis.kept import kept_deals
 from pinochle_sim.analysis.session import Session, slow
 from pinochle_sim.cli import main
 from pinochle_sim.policies import REGISTRY, PolicySet

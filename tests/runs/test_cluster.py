@@ -23,7 +23,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from pinochle_sim.analysis.advise import advise
-from pinochle_sim.analysis.compare import duplicate, sweep
+from pinochle_sim.analysis.compare import sweep
+from pinochle_sim.analysis.matches import duplicate
 from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
 from pinochle_sim.runs.backends import cluster
 from pinochle_sim.runs.observer import Observer

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pinochle_sim.analysis.compare import match_inputs
+from pinochle_sim.analysis.matches import match_inputs
 from pinochle_sim.core.cards import encode_hand, parse_cards
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.policies.solver_play import unseen_copies
