@@ -411,6 +411,8 @@ def sweep(
     twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
     if twice is not None:
         raise ValueError(f"{param} takes each value once: {twice} is given twice")
+    if param in dict(base.params):
+        raise ValueError(f"{param} is swept: leave it out of the policies it is swept on")
     sets = []
     for v in values:
         params = dict(base.params) | {param: v}

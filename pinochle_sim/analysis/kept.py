@@ -197,6 +197,15 @@ def in_use(folder: str | Path, resume: bool, what: str = "match") -> bool:
         )
     if not (path.exists() and any(path.iterdir())):
         return False
+    try:
+        kind = json.loads((path / MATCH_FILE).read_text(encoding="utf-8")).get("kind", what)
+    except (OSError, ValueError, AttributeError):
+        kind = what
+    if kind != what:
+        raise ValueError(
+            f"{str(path)!r} holds the deals of a {kind}, not of this {what}: choose another "
+            "--out, or pass --overwrite to start again"
+        )
     if not resume:
         raise ValueError(
             f"{str(path)!r} holds the deals of an interrupted {what}: pass --resume to finish "

@@ -45,7 +45,8 @@ def run_cli() -> None:  # pragma: no cover - console entry point (tested in a su
     the interpreter's exit would wait for), the process leaves at once: every part it finished
     is written and recorded by then. After Ctrl-C the exit status is
     :data:`INTERRUPTED_STATUS`."""
-    signal.signal(signal.SIGINT, _interrupt)
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # a background job's stays
+        signal.signal(signal.SIGINT, _interrupt)
     try:
         main(prog_name="pinochle-sim")
     except SystemExit as done:

@@ -507,6 +507,8 @@ class PolicySet:
                     )
                 pairs.append((key.strip(), value.strip()))
         for key, value in pairs:
+            if key in items:
+                raise ValueError(f"parameter {key!r} is given twice: give each once")
             try:
                 items[key] = int(value)
             except (TypeError, ValueError):
@@ -612,6 +614,8 @@ def spec_items(spec: str) -> tuple[str, dict[str, str], dict[str, Any]]:
                 f"bad policy item {item.strip()!r} in {spec!r}: write KIND=NAME or "
                 "KIND.PARAM=VALUE, e.g. play=counting,bid.margin=-20"
             )
+        if key in params or key in names:
+            raise ValueError(f"{key!r} is given twice in {spec!r}: give each once")
         if "." in key:
             params[key] = value
         elif key in KINDS:

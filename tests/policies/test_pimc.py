@@ -51,7 +51,8 @@ HEAD = {**{name: p.head for name, p in FOUR_SEAT.items()}, "three-hand": "always
 
 
 def pimc(*params: str) -> PolicySet:
-    return PolicySet.from_options(play="pimc", params=[*FAST, *params])
+    given = dict(p.split("=") for p in [*FAST, *params])  # later ones replace FAST's
+    return PolicySet.from_options(play="pimc", params=given)
 
 
 @functools.cache
@@ -153,7 +154,7 @@ def test_a_sweep_of_search_players_is_timed_once_for_all_its_matches(monkeypatch
     monkeypatch.setattr(session, "PACE_SAMPLE_S", 0.0)
     monkeypatch.setattr(session, "PACE_TASK_S", 1e-9)
     seen = _Seen()
-    base, against = pimc("play.from_trick=12"), pimc("play.from_trick=12")
+    base, against = SWEPT_TRICK, pimc("play.from_trick=12")
     table, diffs = sweep(
         "partnership", base, "play.from_trick", [11, 12], against, 24, seed=3, threads=2,
         observer=seen,
@@ -227,6 +228,8 @@ def small_tasks(monkeypatch) -> None:
 
 
 A_LATE, B_LATE = ("A", pimc("play.from_trick=11")), ("B", pimc("play.from_trick=12"))
+SWEPT_TRICK = PolicySet.from_options(play="pimc", params=["play.worlds=4"])
+"""The policies a sweep of ``play.from_trick`` is put on (the swept parameter left out)."""
 
 
 def test_an_interrupted_slow_match_keeps_its_deals_and_resumes_to_the_same_rows(
@@ -254,7 +257,7 @@ def test_an_interrupted_slow_match_keeps_its_deals_and_resumes_to_the_same_rows(
 
 def test_an_interrupted_slow_sweep_resumes_value_by_value(tmp_path, small_tasks) -> None:
     keep = tmp_path / "s.partial"
-    base, against, values = pimc(), pimc("play.from_trick=12"), [11, 12]
+    base, against, values = SWEPT_TRICK, pimc("play.from_trick=12"), [11, 12]
     args = ("partnership", base, "play.from_trick", values, against, 24)
     with pytest.raises(KeyboardInterrupt):  # value 11 whole, then 16 deals of value 12
         sweep(*args, seed=3, threads=2, observer=_StopAfter(60), keep=keep)
@@ -267,6 +270,10 @@ def test_an_interrupted_slow_sweep_resumes_value_by_value(tmp_path, small_tasks)
         sweep(*args[:3], [11, 12, 10], *args[4:], seed=3, threads=2, keep=keep, resume=True)
     with pytest.raises(ValueError, match="holds the deals of a sweep, not of this match"):
         compare("partnership", A_LATE, B_LATE, 24, 3, threads=2, keep=keep, resume=True)
+    with pytest.raises(ValueError, match="holds the deals of a sweep, not of this match"):
+        compare("partnership", A_LATE, B_LATE, 24, 3, threads=2, keep=keep)  # not "--resume"
+    with pytest.raises(ValueError, match="is swept: leave it out of the policies"):
+        sweep("partnership", pimc(), "play.worlds", [4, 8], against, 24, seed=3)
     seen = _Seen()
     table, diffs = sweep(*args, seed=3, threads=2, keep=keep, resume=True, observer=seen)
     (plan,) = seen.plans
@@ -282,7 +289,7 @@ def test_a_match_stopped_before_a_deal_finished_leaves_nothing(tmp_path, small_t
         compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, observer=_StopAfter(0), keep=keep)
     assert not keep.exists()  # the same command starts afresh, no --resume needed
     with pytest.raises(KeyboardInterrupt):  # a sweep's first value stopped the same way
-        sweep("partnership", pimc(), "play.from_trick", [11, 12], B_LATE[1], 24, seed=3,
+        sweep("partnership", SWEPT_TRICK, "play.from_trick", [11, 12], B_LATE[1], 24, seed=3,
               threads=2, observer=_StopAfter(0), keep=keep)  # fmt: skip
     assert not keep.exists()
 
@@ -294,7 +301,7 @@ def test_a_file_where_the_deals_are_kept_and_a_value_swept_twice_are_refused(tmp
         compare("partnership", A_LATE, B_LATE, 40, 3, threads=2, keep=keep, resume=True)
     assert keep.read_text() == "mine"
     with pytest.raises(ValueError, match=r"play\.worlds takes each value once: 4 is given twice"):
-        sweep("partnership", pimc(), "play.worlds", [4, 8, 4], B_LATE[1], 24, seed=3)
+        sweep("partnership", SWEPT_TRICK, "play.worlds", [4, 8, 4], B_LATE[1], 24, seed=3)
 
 
 def test_compare_at_the_command_line_finishes_or_restarts_an_interrupted_match(
@@ -353,7 +360,7 @@ def test_overwrite_drops_kept_deals_only_when_new_ones_are_kept(tmp_path, small_
     """``restart`` (--overwrite) keeps the old deals through a refusal, and a folder left with
     only an interrupted write's temporary files is one it may drop."""
     keep = tmp_path / "s.partial"
-    base, against = pimc(), pimc("play.from_trick=12")
+    base, against = SWEPT_TRICK, pimc("play.from_trick=12")
     with pytest.raises(KeyboardInterrupt):
         sweep("partnership", base, "play.from_trick", [11, 12], against, 24, seed=3, threads=2,
               observer=_StopAfter(30), keep=keep)  # fmt: skip

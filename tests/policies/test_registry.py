@@ -11,7 +11,16 @@ import numpy as np
 import pytest
 
 from pinochle_sim.engines.two_hand import decisions as two_hand_decisions
-from pinochle_sim.policies import KIND, KINDS, PARAM_LIMIT, POLICY_KINDS, REGISTRY, PolicySet, slots
+from pinochle_sim.policies import (
+    KIND,
+    KINDS,
+    PARAM_LIMIT,
+    POLICY_KINDS,
+    REGISTRY,
+    PolicySet,
+    parse_policy_spec,
+    slots,
+)
 from pinochle_sim.policies.bundle import HOOKS, policy_hook
 from pinochle_sim.policies.dispatch import PLAY_PARAMS
 from pinochle_sim.policies.registry import FLAG
@@ -69,6 +78,17 @@ def test_out_of_range_parameters_are_refused_with_the_range(param: str, message:
     bid = "calibrated" if "risk" in param else None
     with pytest.raises(ValueError, match=message):
         PolicySet.from_options(params=[param], bid=bid)
+
+
+def test_a_parameter_or_a_kind_given_twice_is_refused() -> None:
+    """Not the last one silently kept: an earlier value would never even be checked."""
+    with pytest.raises(ValueError, match=r"'bid\.margin' is given twice: give each once"):
+        PolicySet.from_options(params=["bid.margin=10", "bid.margin=20"])
+    with pytest.raises(ValueError, match=r"'play\.from_trick' is given twice in"):
+        parse_policy_spec("play=pimc,play.from_trick=abc,play.from_trick=6")
+    with pytest.raises(ValueError, match="'play' is given twice in 'play=pimc,play=counting'"):
+        parse_policy_spec("play=pimc,play=counting")
+    assert parse_policy_spec("play=pimc,play.from_trick=6")[1].params == (("play.from_trick", 6),)
 
 
 def test_every_policy_has_a_kernel_for_every_hook_of_its_kind() -> None:
