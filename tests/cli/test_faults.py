@@ -300,7 +300,12 @@ def test_ctrl_c_in_the_middle_of_double_dummy_solving_ends_the_command_within_tw
 
     out = tmp_path / "dd"
     cmd = [sys.executable, "-m", "pinochle_sim", "run", "--dd", "--hands", "40", "--out", str(out)]
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def at_a_terminal() -> None:  # Ctrl-C taken, as at a terminal (a test worker ignores it)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                            preexec_fn=at_a_terminal)  # fmt: skip
     seen = []
     assert proc.stderr is not None
     for line in proc.stderr:
