@@ -57,7 +57,7 @@ from pinochle_sim.analysis.stats import Z95, wilson
 from pinochle_sim.core.version import __version__
 from pinochle_sim.engines import EngineInputs, engine_for
 from pinochle_sim.policies import PolicySet
-from pinochle_sim.rules import Ruleset, dumps_ruleset
+from pinochle_sim.rules import Ruleset
 from pinochle_sim.runs.backends.tasks import Backend
 from pinochle_sim.runs.observer import QUIET, Observer
 from pinochle_sim.runs.simulate.hands import engine_inputs, searches
@@ -423,12 +423,10 @@ def sweep(
     kept: list[Kept | None] = [None] * len(sets)
     if keep is not None and searches(inputs):
         r = inputs.rules
-        kinds = engine_for(r).policy_kinds(r)
-        whole = Kept(keep, {
-            "kind": "sweep", "engine": inputs.engine.version, "rules": dumps_ruleset(r),
-            "seed": seed, "deals": hands, "param": param, "values": values,
-            "base": base.resolved(kinds), "against": against.resolved(kinds),
-        }, resume, "sweep", restart=restart)  # fmt: skip
+        one = match_identity(r, base, against, hands, seed)  # the fields every match shares
+        swept = {"kind": "sweep", "param": param, "values": values}
+        sides = {"base": one.pop("a"), "against": one.pop("b")}
+        whole = Kept(keep, one | swept | sides, resume, "sweep", restart=restart)
         kept = [
             Kept(Path(keep) / f"value={v}",
                  match_identity(r, a, against, hands, seed) | {"value": v},

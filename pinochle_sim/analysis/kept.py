@@ -70,22 +70,13 @@ class Kept:
             self._parts = {}
             return
         where = repr(str(self.folder))
-        try:
+        try:  # its kind is checked by in_use
             stored = json.loads((self.folder / MATCH_FILE).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            stored = None
         except (OSError, ValueError):
-            raise ValueError(
-                f"{where} holds no readable {MATCH_FILE}: pass --overwrite to start again"
-            ) from None
+            stored = None
         if not isinstance(stored, dict):
             raise ValueError(
                 f"{where} holds no readable {MATCH_FILE}: pass --overwrite to start again"
-            )
-        if stored.get("kind") != self.identity.get("kind"):
-            raise ValueError(
-                f"{where} holds the deals of a {stored.get('kind', 'study')}, not of this "
-                f"{what}: choose another --out, or pass --overwrite to start again"
             )
         if stored != self.identity:
             keys = [k for k in self.identity if stored.get(k) != self.identity[k]]

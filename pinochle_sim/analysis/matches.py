@@ -148,9 +148,9 @@ def match_tasks(
     """A duplicate match of ``hands`` deals (:func:`check_match` first), cut into the tasks
     of ``session``'s backend (:meth:`~pinochle_sim.runs.backends.tasks.Backend.task_size`
     deals each; :func:`~pinochle_sim.analysis.session.task_deals` where players search)."""
-    base = engine_inputs(rules, a)
-    plays = tuple(InputsSpec.of(_seating(base, a, b, side)) for side in range(base.rules.teams))
-    size = task_deals(session, match_inputs(rules, a, b), hands)
+    inputs = match_inputs(rules, a, b)
+    plays = tuple(InputsSpec.of(_seating(inputs, a, b, side)) for side in range(inputs.rules.teams))
+    size = task_deals(session, inputs, hands)
     return [
         DuplicateTask(plays, seed, lo, min(size, start + hands - lo))
         for lo in range(start, start + hands, size)
@@ -171,8 +171,9 @@ def play_match(
     if kept is None and not slow(s, inputs):
         return s.map(duplicate_part, tasks)
     first = tasks[0]
-    gaps, left = _gaps(tasks, kept)
-    pacer = pacer or Pacer(s, left)
+    count = sum(t.count for t in tasks)
+    gaps = kept.gaps(first.start, count) if kept else [(first.start, count)]
+    pacer = pacer or Pacer(s, sum(n for _, n in gaps))
     save = kept.save if kept else None
 
     def make(lo: int, n: int) -> DuplicateTask:
@@ -189,13 +190,6 @@ def play_match(
                 save,
             )  # fmt: skip
     return kept.ordered() if kept else played
-
-
-def _gaps(tasks: list[DuplicateTask], kept: Kept | None) -> tuple[list[tuple[int, int]], int]:
-    """The runs of a match's deals still to play (``(first deal, deals)``) and their total."""
-    count = sum(t.count for t in tasks)
-    gaps = kept.gaps(tasks[0].start, count) if kept else [(tasks[0].start, count)]
-    return gaps, sum(n for _, n in gaps)
 
 
 def kept_for(

@@ -25,7 +25,7 @@ from pinochle_sim.runs.backends.local import LocalBackend
 from pinochle_sim.runs.backends.tasks import Backend, InputsSpec
 from pinochle_sim.runs.estimate import WorkEstimate, duration_text
 from pinochle_sim.runs.observer import QUIET, Observer
-from pinochle_sim.runs.simulate.hands import SEARCH_CHUNK, searches
+from pinochle_sim.runs.simulate.hands import CLUSTER_SEARCH_UNITS, SEARCH_CHUNK, searches
 
 PACE_SAMPLE_S = 1.0
 """Seconds of slow work, at least, that a :class:`Pacer` times before it gives its estimate."""
@@ -79,11 +79,6 @@ def open_session(
     return Session(backend, observer)
 
 
-CLUSTER_SLOW_DEALS = 64
-"""Deals a task holds where players search on a cluster's workers (not timed from here): a
-``pimc`` task of that many takes seconds to a minute or two, so progress moves."""
-
-
 def slow(s: Session, inputs: EngineInputs) -> bool:
     """Whether work of ``inputs`` on session ``s`` is paced (:class:`Pacer`): this process
     plays it and its players search."""
@@ -91,11 +86,12 @@ def slow(s: Session, inputs: EngineInputs) -> bool:
 
 
 def task_deals(s: Session, inputs: EngineInputs, count: int) -> int:
-    """Deals a task of ``count`` holds: the backend's size, at most :data:`CLUSTER_SLOW_DEALS`
-    where search players play on a cluster's workers."""
+    """Deals a task of ``count`` holds: the backend's size, at most
+    :data:`~pinochle_sim.runs.simulate.hands.CLUSTER_SEARCH_UNITS` where search players play on
+    a cluster's workers."""
     size = s.backend.task_size(count)
     if searches(inputs) and not s.backend.in_process:
-        size = min(size, CLUSTER_SLOW_DEALS)
+        size = min(size, CLUSTER_SEARCH_UNITS)
     return size
 
 

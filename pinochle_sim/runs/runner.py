@@ -34,7 +34,7 @@ from pinochle_sim.runs.estimate import LONG_RUN_S, RunEstimate, duration_text, e
 from pinochle_sim.runs.observer import QUIET, Observer
 from pinochle_sim.runs.simulate.dd import dd_block
 from pinochle_sim.runs.simulate.games import play_games_array
-from pinochle_sim.runs.simulate.hands import play_hands_array, searches
+from pinochle_sim.runs.simulate.hands import CLUSTER_SEARCH_UNITS, play_hands_array, searches
 from pinochle_sim.runs.simulate.pool import interruptible, threads
 from pinochle_sim.runs.spec import RunSpec, spec_of
 from pinochle_sim.runs.store.files import (
@@ -117,11 +117,11 @@ def run(
             plan = dataclasses.replace(plan, cut=size)
     elif plan.units and searches(inputs):  # a cluster's search players, not timed from here
         plan = dataclasses.replace(plan, timed_on=UNTIMED)
-        small = not spec.part_size_given and spec.part_size > CLUSTER_SLOW_PART
+        small = not spec.part_size_given and spec.part_size > CLUSTER_SEARCH_UNITS
         if small and not (resume and folder.exists):
-            spec = spec.with_part_size(CLUSTER_SLOW_PART)
+            spec = spec.with_part_size(CLUSTER_SEARCH_UNITS)
             folder = RunFolder(path, spec, resume=resume, overwrite=overwrite)
-            plan = dataclasses.replace(plan, cut=CLUSTER_SLOW_PART)
+            plan = dataclasses.replace(plan, cut=CLUSTER_SEARCH_UNITS)
     observer.plan(plan)
     if plan.seconds > LONG_RUN_S and not force:
         question = (
@@ -144,10 +144,6 @@ PART_TARGET_S = 60.0
 interruption loses about a minute and progress moves at least that often)."""
 MIN_PART = 16
 """The fewest hands (games) a part cut by time holds."""
-CLUSTER_SLOW_PART = 64
-"""Hands (games) a part holds where search players play on a cluster's workers: they are not
-timed from here (the kernels need not even be compiled here), and a ``pimc`` part of that many
-takes seconds to a few minutes, so progress moves."""
 UNTIMED = "not timed: search players on a cluster; the ETA follows the first parts"
 """How a cluster run of search players says that its time is the bots' (a lower bound)."""
 

@@ -39,7 +39,7 @@ from pinochle_sim.policies.learned import MAX_FEATURES
 from pinochle_sim.runs import runner
 from pinochle_sim.runs.backends.local import LocalBackend
 from pinochle_sim.runs.runner import run
-from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands
+from pinochle_sim.runs.simulate.hands import CLUSTER_SEARCH_UNITS, engine_inputs, play_hands
 from pinochle_sim.runs.spec import RunSpec
 from pinochle_sim.runs.store.files import read_manifest
 from tests.engines.auction.helpers import PRESETS as FOUR_SEAT
@@ -188,8 +188,8 @@ def test_a_cluster_run_of_search_players_says_it_is_untimed_and_writes_small_par
     assert there.sizes == [64, 64, 22]
     (text,) = told
     assert "more than" in text and f"({runner.UNTIMED})" in text
-    assert text.endswith(f"written in parts of {runner.CLUSTER_SLOW_PART}")
-    assert read_manifest(tmp_path / "there")["settings"]["part_size"] == runner.CLUSTER_SLOW_PART
+    assert text.endswith(f"written in parts of {CLUSTER_SEARCH_UNITS}")
+    assert read_manifest(tmp_path / "there")["settings"]["part_size"] == CLUSTER_SEARCH_UNITS
     run(spec, tmp_path / "here", threads=2)
     here, there = pd.read_parquet(tmp_path / "here"), pd.read_parquet(tmp_path / "there")
     pd.testing.assert_frame_equal(here.reset_index(drop=True), there.reset_index(drop=True))
@@ -418,7 +418,7 @@ class _Elsewhere(LocalBackend):
 
 
 def test_search_players_on_a_cluster_get_small_tasks() -> None:
-    """Not timed from here, a cluster's search players get tasks of CLUSTER_SLOW_DEALS deals,
+    """Not timed from here, a cluster's search players get tasks of CLUSTER_SEARCH_UNITS deals,
     so that progress moves; the bots keep the backend's size. Same rows either way."""
     counting = PolicySet.from_options(play="counting")
     there = _Elsewhere(2)

@@ -178,6 +178,10 @@ SEARCH_CHUNK = 8
 keep every thread busy to the end (records never depend on the chunking)."""
 
 
+CLUSTER_SEARCH_UNITS = 64
+"""Hands (deals of a match) a part or task holds where search players play on a cluster's
+workers: they are not timed from here (the kernels need not even be compiled here), and a
+``pimc`` task of that many takes seconds to a few minutes, so progress moves."""
 SEARCH_FLAGS = frozenset({"reads_table", "sees_all"})
 """Registry flags of the play policies that search while they play (``pimc``; the two-hand
 ``solver``): thousands of times slower than the bots."""
