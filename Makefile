@@ -7,10 +7,14 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: install demo test quicktest lint bench compile-plans experiments clean clean-cache
 
+# The package's bytecode is compiled once here: an editable install writes none, and where
+# PYTHONDONTWRITEBYTECODE is set Python would compile every module at every command's start
+# (0.14 s of each command).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,agents]'
+	$(BIN)/python -m compileall -q pinochle_sim
 	touch $(STAMP)
 
 install: $(STAMP)  ## create .venv and install the package with dev tools, Dask and the agent frameworks

@@ -8,7 +8,9 @@ The commands come in groups, a module each: run folders (:mod:`.simulating`: ``r
 ``advise``; :mod:`.matching`: ``compare`` with an OpenSpiel agent), charts over several runs
 (:mod:`.charting`: ``chart``), reference tables (:mod:`.reference`: ``rules``, ``policies``,
 ``schema``) and the benchmarks (:mod:`.timing`: ``bench``); :mod:`.options` holds what they
-share, :mod:`.progress` the progress line, :mod:`.main` the group.
+share, :mod:`.progress` the progress line, :mod:`.interrupts` what Ctrl-C sets and says,
+:mod:`.group` the group and :mod:`.commands` the group with every command
+(``from pinochle_sim.cli.commands import main``). This module is the light entry point.
 """
 
 from __future__ import annotations
@@ -18,57 +20,50 @@ import signal
 import sys
 import threading
 
-from pinochle_sim.cli import (
-    advising,
-    charting,
-    inspecting,
-    reference,
-    simulating,
-    studies,
-    timing,
+from pinochle_sim.cli.interrupts import (
+    INTERRUPTED,
+    INTERRUPTED_STATUS,
+    INTERRUPTED_TEXT,
+    handle,
 )
-from pinochle_sim.cli.main import main
-from pinochle_sim.cli.progress import INTERRUPTED
-
-for module in (reference, inspecting, simulating, studies, advising, charting, timing):
-    for command in module.COMMANDS:
-        main.add_command(command)
 
 
 def run_cli() -> None:  # pragma: no cover - console entry point (tested in a subprocess)
     """The ``pinochle-sim`` command (a reader that goes away ends it quietly).
 
-    Ctrl-C is remembered as well as raised (:data:`.progress.INTERRUPTED`): one that lands
-    while a kernel compiles can be swallowed by the compiler's callbacks, and the progress
-    observer raises it again at its next call. When the command ends after Ctrl-C, or while
-    work it abandoned still runs (a kernel finishing its chunk of hands, whose parallel region
-    the interpreter's exit would wait for), the process leaves at once: every part it finished
-    is written and recorded by then. After Ctrl-C the exit status is
-    :data:`INTERRUPTED_STATUS`."""
+    The Ctrl-C handler (:func:`.interrupts.handle`) is installed before the commands are
+    imported (about half a second: numba, pyarrow, the engines), so that Ctrl-C at any moment
+    ends the command with one line and status :data:`.interrupts.INTERRUPTED_STATUS`, never a
+    traceback; an error a library makes of the interrupt (an import cut short) is reported as
+    the interrupt. When the command ends after Ctrl-C, or while work it abandoned still runs (a
+    kernel finishing its chunk of hands, whose parallel region the interpreter's exit would
+    wait for), the process leaves at once: every part it finished is written and recorded by
+    then."""
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # a background job's stays
-        signal.signal(signal.SIGINT, _interrupt)
+        signal.signal(signal.SIGINT, handle)
     try:
-        main(prog_name="pinochle-sim")
+        from pinochle_sim.cli import commands  # the one import kept for later: see above
+
+        commands.main(prog_name="pinochle-sim")
     except SystemExit as done:
         others = [t for t in threading.enumerate() if t is not threading.main_thread()]
         code = done.code if isinstance(done.code, int) else 1
         if INTERRUPTED.is_set():
             code = INTERRUPTED_STATUS
         if INTERRUPTED.is_set() or any(t.is_alive() and not t.daemon for t in others):
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(code)
+            _leave(code)
         raise
+    except BaseException:
+        if not INTERRUPTED.is_set():
+            raise
+        print(f"Error: {INTERRUPTED_TEXT}", file=sys.stderr)
+        _leave(INTERRUPTED_STATUS)
 
 
-INTERRUPTED_STATUS = 128 + signal.SIGINT
-"""The exit status of a command ended by Ctrl-C (130, as shells report it), after its one
-line; errors exit with 1."""
+def _leave(code: int) -> None:  # pragma: no cover - ends the process
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    INTERRUPTED.set()
-    raise KeyboardInterrupt
-
-
-__all__ = ["main", "run_cli"]
+__all__ = ["run_cli"]

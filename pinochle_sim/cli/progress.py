@@ -11,10 +11,7 @@ from collections.abc import Callable
 import click
 
 from pinochle_sim import Observer, RunEstimate, WorkEstimate
-
-INTERRUPTED = threading.Event()
-"""Set by the command's Ctrl-C handler: the observer raises KeyboardInterrupt at its next call
-(a Ctrl-C that a compiler callback swallowed is not lost)."""
+from pinochle_sim.cli.interrupts import INTERRUPTED
 
 LINE_EVERY_S = 10.0
 """The longest a watcher waits for the next progress line (or redraw of the bar)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 
 import click
 
@@ -156,6 +157,13 @@ def report(
             raise click.ClickException(str(e)) from None
         click.echo(f"warning: {e}", err=True)
         md = e.path
+    except KeyboardInterrupt:
+        if not Path(target).exists():
+            raise click.ClickException("interrupted: nothing was written") from None
+        raise click.ClickException(
+            f"interrupted: the report in {str(target)!r} is incomplete (it has no report.md); "
+            "the same command writes it whole"
+        ) from None
     click.echo(f"report written: {md}  (open it in any Markdown viewer)")
 
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 pytest.importorskip("pyspiel", reason="the [agents] extra (open-spiel) is not installed")
 from pinochle_sim import PolicySet
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.openspiel import agent_match, parse_agent
 
 

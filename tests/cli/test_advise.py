@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner, Result
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.core.cards import format_cards, parse_cards
 from tests.analysis.test_advise import HAND
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from tests.cli.test_inputs import invoke, user_error
 
 

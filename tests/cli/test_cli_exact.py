@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from pinochle_sim.analysis import exact
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.runs.runner import run
 from tests.cli.test_cli_meld import assert_user_error
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from pinochle_sim import get_preset
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.rules import PRESETS, loads_ruleset
 
 ISSUE_HAND = "AH 10H KH QH JH KH QH 9H 9H"

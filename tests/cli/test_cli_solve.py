@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from tests.cli.test_cli_meld import assert_user_error
 
 POSITION = ["--trump", "S", "--leader", "0", "--hands", "AS KS; 10S QS; JS 9S; AH 9H"]

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 import pinochle_sim
 import pinochle_sim.runs.backends
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.runs.backends import cluster
 from pinochle_sim.runs.runner import run
 from tests.runs.test_cluster import HANDS, PART, _free_port, assert_same_run

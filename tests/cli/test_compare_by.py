@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 
 
 def test_compare_by_bid_and_trump_length(tmp_path):

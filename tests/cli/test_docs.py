@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from tests.catalog import ALL_PRESETS
 from tests.test_docs import doc_meld_tables, doc_section, tables
 

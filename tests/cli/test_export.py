@@ -13,7 +13,7 @@ import pandas as pd
 from click.testing import CliRunner
 
 from pinochle_sim import decode_hand
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.runs.store.export import SEAT_NAMES, export_run
 from tests.runs.test_export import FACES, cards
 

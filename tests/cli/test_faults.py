@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 import pinochle_sim.runs.store.check as check_module
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.runs import estimate as estimate_module
 from pinochle_sim.runs.backends import local as local_backend
 from pinochle_sim.runs.runner import run

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 
 
 def test_cli_run_games(tmp_path, runner: CliRunner):

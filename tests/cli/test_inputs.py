@@ -20,8 +20,8 @@ from click.testing import CliRunner, Result
 
 import pinochle_sim.cli.progress as progress_module
 from pinochle_sim.analysis.compare import parse_range
-from pinochle_sim.cli import main
-from pinochle_sim.cli.main import EXIT_BROKEN_PIPE
+from pinochle_sim.cli.commands import main
+from pinochle_sim.cli.group import EXIT_BROKEN_PIPE
 from pinochle_sim.cli.progress import Progress
 from pinochle_sim.rules import get_preset, load_ruleset, loads_ruleset
 from pinochle_sim.runs.backends import local as local_backend

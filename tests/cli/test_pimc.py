@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 
 
 def _one_line_error(args: list[str], *messages: str) -> None:

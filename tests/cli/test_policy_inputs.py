@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.policies import KINDS, REGISTRY, PolicySet
 from pinochle_sim.runs.simulate.hands import engine_inputs
 

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from pinochle_sim.analysis.reports import write_report
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.runs.store.files import part_name
 from tests.analysis.test_report_honesty import copy_run, interrupt, svg_texts
 

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from pinochle_sim.analysis.reports import STUDIES, write_report
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.rules import get_preset
 from pinochle_sim.runs.runner import run
 from tests.analysis.test_reports import TWO_HAND_STUDIES
@@ -101,3 +101,28 @@ def test_win_probability_does_not_apply_elsewhere(tmp_path):
     study = STUDIES["win_probability"]
     assert not study.applies(get_preset("three-hand"))
     assert study.applies(get_preset("two-hand")) and study.applies(get_preset("joedog"))
+
+
+def test_ctrl_c_during_a_report_leaves_no_report_md_and_says_so(tmp_path, monkeypatch):
+    """A report interrupted halfway is one line naming its folder, and the folder holds no
+    report.md: neither this report's nor an earlier one's, which would pass for a whole report
+    beside this one's half-written tables."""
+    import pinochle_sim.analysis.reports.report as report_module
+
+    run = tmp_path / "r"
+    assert CliRunner().invoke(main, ["run", "--hands", "1000", "--out", str(run)]).exit_code == 0
+    out = tmp_path / "rep"
+    first = CliRunner().invoke(main, ["report", str(run), "--out", str(out), "--format", "png"])
+    assert first.exit_code == 0 and (out / "report.md").exists(), first.output
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report_module, "answer", interrupted)
+    r = CliRunner().invoke(main, ["report", str(run), "--out", str(out), "--format", "png"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.output.strip().splitlines()[-1] == (
+        f"Error: interrupted: the report in {str(out)!r} is incomplete (it has no report.md); "
+        "the same command writes it whole"
+    )
+    assert not (out / "report.md").exists()

@@ -18,7 +18,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.runs.simulate.hands import play_hands
 from pinochle_sim.runs.store.files import MANIFEST
 from pinochle_sim.runs.store.read import read_provenance

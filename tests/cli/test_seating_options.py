@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 
 
 def test_a_run_by_role_and_its_provenance(tmp_path):

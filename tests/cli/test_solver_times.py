@@ -13,7 +13,7 @@ import pytest
 def test_bad_solver_cards_is_a_one_line_error(bad: str) -> None:
     from click.testing import CliRunner
 
-    from pinochle_sim.cli import main
+    from pinochle_sim.cli.commands import main
 
     res = CliRunner().invoke(main, ["bench", "--solver-only", "--solver-cards", bad])
     errors = [line for line in res.output.splitlines() if line.startswith("Error")]
@@ -24,7 +24,7 @@ def test_bad_solver_cards_is_a_one_line_error(bad: str) -> None:
 def test_cli_solver_only_prints_a_line_per_preset() -> None:
     from click.testing import CliRunner
 
-    from pinochle_sim.cli import main
+    from pinochle_sim.cli.commands import main
     from pinochle_sim.rules import PRESETS
 
     res = CliRunner().invoke(
@@ -41,7 +41,7 @@ def test_quick_solver_only_times_a_few_deals_of_each_preset() -> None:
     solver is all that is asked for: it times 20 deals a preset instead of nothing."""
     from click.testing import CliRunner
 
-    from pinochle_sim.cli import main
+    from pinochle_sim.cli.commands import main
     from pinochle_sim.rules import PRESETS
 
     res = CliRunner().invoke(main, ["bench", "--solver-only", "--quick", "--solver-cards", "3"])

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from fsspec.implementations.memory import MemoryFileSystem
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.runs.runner import run
 from tests.runs.test_storage import HANDS, _url  # registers bucket:// too
 

@@ -11,7 +11,7 @@ import json
 import pandas as pd
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 
 
 def test_cli_compare_and_sweep(tmp_path, runner: CliRunner):

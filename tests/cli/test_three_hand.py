@@ -14,7 +14,7 @@ from pinochle_sim.runs.inspect.show import hand_record
 def test_bad_dealer_and_unplayable_shapes_are_refused(tmp_path):
     from click.testing import CliRunner
 
-    from pinochle_sim.cli import main
+    from pinochle_sim.cli.commands import main
 
     with pytest.raises(ValueError, match="dealer"):
         hand_record(1, 1, rules="three-hand", dealer=3)

@@ -10,7 +10,7 @@ import json
 
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from tests.oracles.reference_two_hand import validate_two_hand
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 
 DATED = re.compile(
     r"[Ii]ssue\s*#?\d+|(?:^|[\s(])#\d{1,4}\b|\b20\d\d-\d\d(-\d\d)?\b|\b(19|20)\d\d\s+session"

@@ -33,7 +33,7 @@ from pinochle_sim.analysis.matches import (
     match_tasks,
 )
 from pinochle_sim.analysis.session import Session, slow
-from pinochle_sim.cli import main
+from pinochle_sim.cli.commands import main
 from pinochle_sim.policies import REGISTRY, PolicySet
 from pinochle_sim.policies.learned import MAX_FEATURES
 from pinochle_sim.runs import runner

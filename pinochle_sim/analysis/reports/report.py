@@ -555,6 +555,9 @@ def write_report(
     read and the charts once it is (drawn in forked processes where the system forks: each
     chart alone takes a second or two of matplotlib).
 
+    An earlier ``report.md`` in ``out`` is removed before anything is written, and the new one
+    is written last, whole (renamed into place): a report stopped halfway leaves none.
+
     A partial run (interrupted, or a part file missing) is refused unless ``allow_partial``;
     then every title says so and counts only the rows read. ``report.md`` shows each chart as
     PNG (SVG when only SVG is asked for); with ``pdf`` alone a PNG is written for the page too,
@@ -595,6 +598,7 @@ def write_report(
     written = tuple(dict.fromkeys((*formats, page)))  # pdf alone: a PNG for the page too
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    (out / "report.md").unlink(missing_ok=True)  # until this report is whole, none is there
     sections = []
     checks = []
     if progress:

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from pinochle_sim import __version__
+from pinochle_sim.cli.interrupts import INTERRUPTED_TEXT
 
 EXIT_BROKEN_PIPE = 141
 """Exit status when the reader of our output goes away (``... | head``): 128 + SIGPIPE, what a
@@ -33,13 +34,16 @@ def _one_line(e: click.UsageError, path: str) -> click.UsageError:
 class MainGroup(click.Group):
     """The command group. A usage error (an unknown option, a bad value) is one line that says
     where the help is. A reader that goes away (``pinochle-sim show ... | head``) ends any
-    command quietly with the status a standard tool gets (141), not an error message."""
+    command quietly with the status a standard tool gets (141), not an error message. Ctrl-C
+    that no command turned into its own line is the line ``Error: interrupted``."""
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
             return super().make_context(*args, **kwargs)
         except click.UsageError as e:
             raise _one_line(e, self.name or "pinochle-sim") from None
+        except KeyboardInterrupt:
+            raise click.ClickException(INTERRUPTED_TEXT) from None
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         name, cmd, rest = super().resolve_command(ctx, args)
@@ -55,6 +59,8 @@ class MainGroup(click.Group):
         except BrokenPipeError:
             _quiet_broken_pipe()
             ctx.exit(EXIT_BROKEN_PIPE)
+        except KeyboardInterrupt:  # a command that says nothing more precise
+            raise click.ClickException(INTERRUPTED_TEXT) from None
 
 
 @click.group(
