@@ -54,6 +54,12 @@ def main() -> None:
     ap.add_argument("--rules", default="partnership")
     ap.add_argument("--play", default="pimc", help="the play policy of every seat")
     ap.add_argument(
+        "--from-trick",
+        type=int,
+        default=7,
+        help="pimc's first sampled trick (7: as the shipped model's data, pimc's default then)",
+    )
+    ap.add_argument(
         "--seed", type=int, default=2000, help="deals of this seed (not an evaluation seed)"
     )
     ap.add_argument("--first", type=int, default=0)
@@ -77,7 +83,8 @@ def main() -> None:
                 f"rules {rules.name!r}: the learned bidder models four-hand partnership "
                 "auctions only (partnership, joedog, partnership-classic)"
             )
-        policies = PolicySet.from_options(play=a.play, concede="play-on")
+        params = [f"play.from_trick={a.from_trick}"] if a.play == "pimc" else []
+        policies = PolicySet.from_options(params, play=a.play, concede="play-on")
         inputs = engine_inputs(rules, policies)
         backend_cm = contextlib.nullcontext(LocalBackend(a.threads))
         if a.cluster:
@@ -89,7 +96,7 @@ def main() -> None:
     out = Path(a.out)
     settings = {
         "rules": a.rules, "play": a.play, "seed": a.seed, "first": a.first, "deals": a.deals,
-        "part": a.part,
+        "part": a.part, "from_trick": a.from_trick if a.play == "pimc" else None,
     }  # fmt: skip
     what = (
         "forced contracts, seat 0 the bidder at the minimum bid, one row per (deal, trump), "

@@ -21,6 +21,8 @@ import pandas as pd
 
 OUT = Path(__file__).resolve().parent.parent / "results" / "strength" / "learned_bid"
 MARGINS = (0, -100, -150, -200, -225, -250, -300)
+PIMC = "pimc,play.from_trick=7"
+"""``pimc`` as the committed matches played it: from trick 7 (its default then)."""
 
 
 def matches(pimc_deals: int) -> dict[str, list[tuple[str, str, str, int, int]]]:
@@ -30,7 +32,7 @@ def matches(pimc_deals: int) -> dict[str, list[tuple[str, str, str, int, int]]]:
     ]
     gain = [
         ("gain", f"bid=learned,play={p}", f"{b},play={p}", n, 23)
-        for p, n in (("greedy", 10_000), ("counting", 10_000), ("pimc", pimc_deals))
+        for p, n in (("greedy", 10_000), ("counting", 10_000), (PIMC, pimc_deals))
         for b in ("bid=calibrated", "bid=estimate")
         if n > 0
     ]

@@ -21,7 +21,11 @@ from pinochle_sim.openspiel import agent_match
 
 OUT = RESULTS / "strategy" / "openspiel"
 SIMULATIONS = 100
-OPPONENTS = {"counting": PolicySet(play="counting"), "pimc": PolicySet(play="pimc")}
+OPPONENTS = {
+    "counting": PolicySet(play="counting"),
+    # from trick 7, as the committed match played it (pimc's default then)
+    "pimc": PolicySet.from_options(["play.from_trick=7"], play="pimc"),
+}
 
 
 def main(deals: int, which: list[str]) -> None:
@@ -52,7 +56,9 @@ def readme() -> None:
         "play=counting --hands N`). IS-MCTS: OpenSpiel's Python implementation, random-rollout "
         f"evaluator, {SIMULATIONS} simulations a decision, UCT c = 2, worlds from "
         "`pinochle_sim.agents.determinize` (the hidden cards dealt again, melds and voids kept). "
-        "It decides everything its seats decide: bids, trump, the pass, the throw-in, cards.\n\n"
+        "It decides everything its seats decide: bids, trump, the pass, the throw-in, cards. "
+        "`pimc` samples from trick 7 here (`play.from_trick=7`, its default when these "
+        "matches were played; its default now starts at trick 5 in partnership).\n\n"
         "| IS-MCTS against | deals | IS-MCTS minus it, per deal (95% CI) | IS-MCTS score/hand | "
         "its score/hand | IS-MCTS CPU a decision | its CPU a decision |\n"
         "|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n\n"

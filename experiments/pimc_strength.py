@@ -32,7 +32,8 @@ from pinochle_sim.analysis.compare import compare, write_match
 from pinochle_sim.analysis.reports.style import PALETTE, new_figure, note, save
 from pinochle_sim.core.version import __version__
 from pinochle_sim.policies import REGISTRY, PolicySet
-from pinochle_sim.rules import get_preset
+from pinochle_sim.policies.pimc import first_trick_for
+from pinochle_sim.rules import PRESETS, get_preset
 
 OUT = Path(__file__).resolve().parent.parent / "results" / "strategy" / "pimc"
 SEED = 0
@@ -64,20 +65,31 @@ def _timed_match(rules: str, worlds: int, from_trick: int, deals: int, folder: P
     }  # fmt: skip
 
 
-def _append(csv: Path, row: dict) -> None:
+def _append(csv: Path, row: dict, replace_rules: bool = False) -> None:
+    """Add ``row`` to ``csv`` in place of the row of its setting (``replace_rules``: of its
+    rules, whatever the setting: the defaults' row of each rules)."""
     old = pd.read_csv(csv) if csv.exists() else pd.DataFrame(columns=COST_COLUMNS)
     keep = ~((old["rules"] == row["rules"]) & (old["worlds"] == row["worlds"])
              & (old["from_trick"] == row["from_trick"]))  # fmt: skip
+    if replace_rules:
+        keep &= old["rules"] != row["rules"]
     new = pd.concat([old[keep], pd.DataFrame([row])], ignore_index=True)
     new[COST_COLUMNS].to_csv(csv, index=False, float_format="%.4f")
     print(json.dumps(row), file=sys.stderr)
 
 
+def default_trick(rules: str) -> int:
+    """The first trick pimc samples at its defaults under ``rules`` (the rules' own)."""
+    return first_trick_for(get_preset(rules), DEFAULTS["from_trick"])
+
+
 def match(rules: str, deals: int) -> None:
-    """The defaults against counting, into RULES/ and costs.csv."""
+    """The defaults against counting, into RULES/ and costs.csv (the first sampled trick
+    written out: the same records as the default's 0, by the rules)."""
     OUT.mkdir(parents=True, exist_ok=True)
-    row = _timed_match(rules, DEFAULTS["worlds"], DEFAULTS["from_trick"], deals, OUT / rules)
-    _append(OUT / "costs.csv", row)
+    trick = default_trick(rules)
+    row = _timed_match(rules, DEFAULTS["worlds"], trick, deals, OUT / rules)
+    _append(OUT / "costs.csv", row, replace_rules=True)
 
 
 def sweep(deals: int, only: list[tuple[int, int]] | None = None) -> None:
@@ -96,7 +108,7 @@ def _chart(points: pd.DataFrame) -> None:
     )
     per = (points["cpu_s"] / points["deals"]).to_numpy()
     is_default = ((points["worlds"] == DEFAULTS["worlds"])
-                  & (points["from_trick"] == DEFAULTS["from_trick"])).to_numpy()  # fmt: skip
+                  & (points["from_trick"] == default_trick("partnership"))).to_numpy()  # fmt: skip
     err = np.vstack([points["gain"] - points["lo"], points["hi"] - points["gain"]])
     for mask, colour, name in ((~is_default, PALETTE[0], "other settings"),
                                (is_default, PALETTE[1], "defaults")):  # fmt: skip
@@ -124,15 +136,20 @@ def _chart(points: pd.DataFrame) -> None:
 
 def readme() -> None:
     costs = pd.read_csv(OUT / "costs.csv")
+    costs = costs.sort_values("rules", key=lambda r: r.map(list(PRESETS).index), kind="stable")
     swept = pd.read_csv(OUT / "sweep.csv") if (OUT / "sweep.csv").exists() else costs[:0]
     points = pd.concat([costs[costs["rules"] == "partnership"], swept], ignore_index=True)
     _chart(points)
-    w, t = DEFAULTS["worlds"], DEFAULTS["from_trick"]
+    w = DEFAULTS["worlds"]
+    firsts = {r: default_trick(r) for r in costs["rules"]}
+    own = ", ".join(f"{t} in {r}" for r, t in firsts.items())
     lines = [
         "# Sampled-world play (`pimc`) against `counting`",
         "",
-        f"`pimc` (defaults: `worlds` = {w}, `from_trick` = {t}) plays `counting` until trick "
-        f"{t}, then at each decision deals the cards it has not seen {w} times, uniformly "
+        f"`pimc` (defaults: `worlds` = {w}, `from_trick` = {DEFAULTS['from_trick']}: the rules' "
+        f"own first trick, the earliest at which 1,000 duplicate deals take at most 10 minutes "
+        f"on two cores: {own}) plays `counting` until that trick, then at each decision deals "
+        f"the cards it has not seen {w} times, uniformly "
         "among the deals consistent with what it knows (meld shown, its pass, the widow, "
         'voids and "nothing higher"), solves each deal double dummy and plays the card with '
         "the best total. Duplicate matches against `counting`, seed "
@@ -141,15 +158,16 @@ def readme() -> None:
         "",
         "## At the defaults",
         "",
-        "| rules | deals | pimc minus counting per deal (95% CI) | CPU s per deal | "
+        "| rules | from trick | deals | pimc minus counting per deal (95% CI) | CPU s per deal | "
         "CPU ms per hand | wall s per deal (2 shared cores) | 1,000 deals on 2 idle cores |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for _, r in costs.iterrows():
         per = r["cpu_s"] / r["deals"]
         plays = 3 if get_preset(r["rules"]).players == 3 else 2
         lines.append(
-            f"| {r['rules']} | {int(r['deals']):,} | {r['gain']:+.2f} ({r['lo']:+.2f} to "
+            f"| {r['rules']} | {int(r['from_trick'])} | {int(r['deals']):,} | "
+            f"{r['gain']:+.2f} ({r['lo']:+.2f} to "
             f"{r['hi']:+.2f}) | {per:.3f} | {1000 * per / plays:.0f} | "
             f"{r['wall_s'] / r['deals']:.3f} | {1000 * per / 2 / 60:.1f} min |"
         )
@@ -159,7 +177,8 @@ def readme() -> None:
         "each with pimc on one side: CPU ms per hand is the deal's CPU time per play, for the "
         "whole hand (auction, pass, the pimc seats' "
         "searches and the counting seats). 1,000 deals on 2 idle cores divides the CPU time "
-        "by two; the wall time was measured while four other jobs shared the two cores.",
+        "by two; the wall time depends on what else ran on the two cores (up to four other "
+        "jobs for the earlier rows, tests and editing for the later ones).",
         "",
         "## Other settings (partnership)",
         "",

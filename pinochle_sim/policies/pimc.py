@@ -1,7 +1,8 @@
 """The ``pimc`` play policy: sampled worlds solved double dummy ("perfect-information Monte
 Carlo").
 
-At each decision from trick ``from_trick`` on, the seat samples ``worlds`` deals of the cards
+At each decision from trick ``from_trick`` on (by default the earliest trick the rules allow
+within the cost budget: :func:`first_sampled_trick`), the seat samples ``worlds`` deals of the cards
 it has not seen, uniformly among those consistent with what it knows (:mod:`.known`: its hand,
 the cards played, shown meld, the pass as it saw it, the widow, voids and "nothing higher"
 from :func:`~pinochle_sim.policies.dispatch.learn`; sampler: :mod:`.worlds`), solves each world
@@ -34,7 +35,7 @@ import numpy as np
 from pinochle_sim.core.bits import lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import substream_key
-from pinochle_sim.core.tricks import PLANE, add_card, rank_of, suit_of
+from pinochle_sim.core.tricks import HEAD_ALWAYS, PLANE, add_card, rank_of, suit_of
 from pinochle_sim.policies import worlds
 from pinochle_sim.policies.counting import _counting_play
 from pinochle_sim.policies.known import (
@@ -61,13 +62,46 @@ from pinochle_sim.policies.known import (
 from pinochle_sim.policies.play import tie_key
 from pinochle_sim.policies.slots import PIMC_FROM_TRICK, PIMC_WORLDS
 from pinochle_sim.policies.view import PlayView
-from pinochle_sim.rules.arrays import RA_DISCARD, RA_PARTNERS, RA_SIZE, RA_WIDOW
+from pinochle_sim.rules.arrays import (
+    RA_DISCARD,
+    RA_HEAD,
+    RA_PARTNERS,
+    RA_PLAYERS,
+    RA_SIZE,
+    RA_WIDOW,
+)
+from pinochle_sim.rules.ruleset import HEAD_RULES, Ruleset
 from pinochle_sim.solver.driver import dd_card_test, dd_card_value, dd_move_values
 
 MAX_WORLDS = WORLDS_MAX
 UNBOUNDED = 1 << 30
 """An upper bound above any value (the solver clips it to the points in play)."""
 MAX_FROM_TRICK = 16
+BY_THE_RULES = 0
+"""``from_trick`` = 0 (the default): the first sampled trick is :func:`first_sampled_trick`'s."""
+
+
+@jit
+def first_sampled_trick(players: int, head: int) -> int:
+    """The earliest first trick of ``pimc`` at which 1,000 duplicate deals against ``counting``
+    take at most 10 minutes on two cores (measured: docs/speed.md, results/strategy/pimc/):
+    each trick earlier multiplies the cost by four to fifteen, and how much depends on how
+    free the play is. Trick 5 where every trick must be headed (partnership, classic: 8 CPU
+    minutes for 1,000 deals); 6 where only trump leads must be (joedog, whose trick 5 takes 10.2
+    minutes); 7 with three players (15-card hands: trick 6 takes 17.5 minutes)."""
+    if players == 3:
+        return 7
+    if head != HEAD_ALWAYS:
+        return 6
+    return 5
+
+
+def first_trick_for(rules: Ruleset, from_trick: int = BY_THE_RULES) -> int:
+    """The first trick ``pimc`` samples under ``rules`` with the parameter ``from_trick``
+    (``0``, the default: :func:`first_sampled_trick`'s for the rules)."""
+    if from_trick != BY_THE_RULES:
+        return from_trick
+    return int(first_sampled_trick(rules.players, HEAD_RULES.index(rules.head_trick)))
 
 
 @jit
@@ -153,9 +187,14 @@ def pimc_play(v: PlayView, n_worlds: int, from_trick: int, rs: np.ndarray, work:
     legal = v.legal
     if popcount(legal) == 1:
         return lowest_bit_index(legal)
+    if work.shape[0] == 1 or work[K_SETUP] == 0:
+        return _counting_play(v, True, True)
+    first = from_trick
+    if first == BY_THE_RULES:
+        first = first_sampled_trick(work[W_RA + RA_PLAYERS], work[W_RA + RA_HEAD])
     n_cards = popcount(v.played)  # ONE and TWO planes: every card played this hand
     trick = (n_cards - v.n_played) // v.players
-    if trick + 1 < from_trick or work.shape[0] == 1 or work[K_SETUP] == 0:
+    if trick + 1 < first:
         return _counting_play(v, True, True)
     return world_best(v, n_worlds, rs, work)
 

@@ -99,8 +99,10 @@ _ESTIMATE = {
 }
 
 PIMC_DEFAULT_WORLDS = 16
-PIMC_DEFAULT_FROM_TRICK = 7
-"""``pimc`` defaults, chosen by cost and strength (results/strategy/pimc/README.md)."""
+PIMC_DEFAULT_FROM_TRICK = pimc.BY_THE_RULES
+"""``pimc`` defaults, chosen by cost and strength (results/strategy/pimc/README.md): 16 worlds,
+from the earliest trick at which 1,000 duplicate deals take at most 10 minutes on two cores
+(:func:`~pinochle_sim.policies.pimc.first_sampled_trick`: 5, 6 or 7 by the rules)."""
 
 REGISTRY: dict[str, dict[str, PolicyInfo]] = {
     "bid": {
@@ -234,10 +236,13 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                 ),
                 from_trick=(
                     PIMC_DEFAULT_FROM_TRICK,
-                    1,
+                    0,
                     pimc.MAX_FROM_TRICK,
                     "trick",
-                    "first trick (1 = the first) played by sampling; counting before it",
+                    "first trick (1 = the first) played by sampling, counting before it; 0: "
+                    "by the rules, the earliest within 10 minutes for 1,000 duplicate deals on "
+                    "two cores (5 where every trick must be headed, 6 where only trump leads "
+                    "must be, 7 with three players)",
                 ),
             ),
             frozenset({"reads_caps", "reads_table", "auction_only"}),

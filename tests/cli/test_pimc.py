@@ -27,7 +27,7 @@ def _one_line_error(args: list[str], *messages: str) -> None:
     [
         ("play.worlds=0", "partnership", ["out of range", "1..1,000", "deals"]),
         ("play.worlds=5000", "partnership", ["out of range"]),
-        ("play.from_trick=0", "partnership", ["out of range", "1..16"]),
+        ("play.from_trick=17", "partnership", ["out of range", "0..16"]),
         (None, "two-hand", ["only games with an auction"]),
     ],
 )

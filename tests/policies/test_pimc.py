@@ -100,10 +100,36 @@ def test_it_plays_differently_from_counting_only_from_its_trick_on() -> None:
     assert differs_late >= 1
 
 
+FIRST_SAMPLED = {"partnership": 5, "partnership-classic": 5, "joedog": 6, "three-hand": 7}
+"""The first trick ``pimc`` samples at its default (``from_trick`` = 0, by the rules): the
+earliest at which 1,000 duplicate deals take at most 10 minutes on two cores, from the table
+of measured costs in docs/speed.md (partnership from trick 5: 8.1 minutes; joedog from 5: 10.2,
+from 6 within; three-hand from 6: 17.5, from 7: 4.4)."""
+
+
+@pytest.mark.parametrize("rules", list(FIRST_SAMPLED))
+def test_by_default_it_samples_from_the_rules_own_first_trick(rules: str) -> None:
+    """``play=pimc`` at its default ``from_trick`` plays the records of ``from_trick`` = K
+    written out, K from the measured table; one trick later gives other records (so the
+    comparison can tell the two apart)."""
+    k = FIRST_SAMPLED[rules]
+    assert REGISTRY["play"]["pimc"].params["from_trick"].default == 0
+
+    def hands(*params: str) -> dict[str, np.ndarray]:
+        policies = PolicySet.from_options(play="pimc", params=["play.worlds=2", *params])
+        return play_hands(seed=3, count=4, rules=rules, policies=policies, threads=1)
+
+    default, at_k, later = hands(), hands(f"play.from_trick={k}"), hands(f"play.from_trick={k + 1}")
+    assert all(np.array_equal(default[c], at_k[c]) for c in default)
+    assert not all(np.array_equal(default[c], later[c]) for c in default)
+
+
 def test_worlds_and_from_trick_are_range_checked() -> None:
     info = REGISTRY["play"]["pimc"]
-    assert (info.params["worlds"].lo, info.params["from_trick"].lo) == (1, 1)
+    assert (info.params["worlds"].lo, info.params["from_trick"].lo) == (1, 0)
     assert info.params["from_trick"].hi == 16
+    with pytest.raises(ValueError, match="out of range"):
+        PolicySet.from_options(play="pimc", params=["play.from_trick=-1"])
     with pytest.raises(ValueError, match=r"play.worlds = 0 is out of range: pimc worlds takes 1"):
         PolicySet.from_options(play="pimc", params=["play.worlds=0"])
     with pytest.raises(ValueError, match="out of range"):
