@@ -124,6 +124,8 @@ _API: dict[str, str] = {
     "Advice": "pinochle_sim.analysis.advise",
     "advise": "pinochle_sim.analysis.advise",
     "hands_needed": "pinochle_sim.analysis.advise",
+    "advised_deals": "pinochle_sim.analysis.advise",
+    "default_keep": "pinochle_sim.analysis.advise",
     "advice_chart": "pinochle_sim.analysis.reports.charts_advise",
     "partner_meld_given": "pinochle_sim.analysis.advise",
     "pass_value_given": "pinochle_sim.analysis.advise",

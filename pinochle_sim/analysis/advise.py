@@ -15,24 +15,38 @@ the bid (the policies play the cards the same way), so one set of deals answers 
 
 Two-hand has no auction: given the dealt 12 (and the turned-up card, if known) the advisor
 reports the expected deal score, P(win the deal) and the meld laid.
+
+An advice whose players search (``pimc``: a deal or two a second) is paced like a slow match,
+and given a keep folder (:func:`default_keep`) it keeps each finished step's deals there as
+they land (:mod:`.kept`: a subfolder a trump), so that an interrupted advice resumes and plays
+only the deals still missing: the same advice as in one go.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from pinochle_sim.analysis.kept import Kept
 from pinochle_sim.analysis.session import Pacer, Session, open_session, slow, task_deals
 from pinochle_sim.analysis.stats import Z95, wilson
 from pinochle_sim.core.cards import SUIT_NAMES, SUITS, format_cards, parse_cards, parse_suit
 from pinochle_sim.policies import DEFAULT_POLICIES, PolicySet
-from pinochle_sim.rules import Ruleset
+from pinochle_sim.rules import Ruleset, dumps_ruleset
 from pinochle_sim.rules.meld import score_meld
 from pinochle_sim.runs.backends.tasks import Backend, HandsTask, InputsSpec, hands_array, play_task
 from pinochle_sim.runs.observer import QUIET, Observer
-from pinochle_sim.runs.simulate.hands import deal_constraints, engine_inputs, play_hands_array
+from pinochle_sim.runs.simulate.hands import (
+    deal_constraints,
+    engine_inputs,
+    play_hands_array,
+    searches,
+)
 
 STOP_BELOW = 0.05
 """The bid ladder stops at the first bid made less often than this (or than ``risk``, when
@@ -218,11 +232,18 @@ def advise(
     threads: int | None = None,
     backend: Backend | None = None,
     observer: Observer = QUIET,
+    keep: str | Path | None = None,
+    resume: bool = False,
 ) -> Advice:
     """Advice for the hand ``cards`` held by ``seat`` (see the module docstring). The deals
     run on ``threads`` of this process, or as tasks on the workers of ``backend``
     (:mod:`pinochle_sim.runs.backends`): the advice is the same. ``observer`` hears of the
-    compile and of the hands as they are played (:func:`hands_needed` in all)."""
+    compile and of the hands as they are played (:func:`hands_needed` in all).
+
+    Where players search, ``keep`` names a folder the finished deals are kept in as they land;
+    with ``resume``, an advice interrupted there plays only the deals it had not finished (a
+    folder of other settings, or kept deals without ``resume``, is a one-line error). The
+    caller removes the folder once it has what it needs (:func:`~.kept.discard_kept`)."""
     r = engine_inputs(rules).rules
     if not 1 <= risk <= 99:
         raise ValueError(f"--risk is a percentage between 1 and 99, got {risk}")
@@ -238,19 +259,90 @@ def advise(
     advice.policies = ", ".join(f"{k}: {chosen.name(k)}" for k in inputs.policy_kinds)
     if upcard is not None and inputs.engine.has_auction:
         raise ValueError(f"rules {r.name!r} turn up no card: --upcard is for two-hand")
-    s = open_session(inputs, threads=threads, backend=backend, observer=observer)
+    sets = 4 if inputs.engine.has_auction else 1
+    identity = advice_identity(inputs, advice, chosen, upcard)
+    kept = _kept_sets(keep, inputs, identity, sets, resume)
+    already = sum(k.deals for k in kept if k)
+    s = open_session(inputs, threads=threads, backend=backend, observer=observer, already=already)
+    pacer = _pacer(s, inputs, sets, sets * hands - already)
     if not inputs.engine.has_auction:
-        return _two_hand(advice, inputs, upcard, s, _pacer(s, inputs, 1, hands))
-    _auction(advice, inputs, s, _pacer(s, inputs, 4, hands))
+        return _two_hand(advice, inputs, upcard, s, pacer, kept[0])
+    _auction(advice, inputs, s, pacer, kept)
     return advice
 
 
-def _pacer(s: Session, inputs: Any, sets: int, hands: int) -> Pacer | None:
-    """Where search players make the advice slow, one pacer for its ``sets`` sets of ``hands``
-    played deals (one a trump; the auction's set stops before the play and needs none)."""
+def advice_identity(
+    inputs: Any, advice: Advice, policies: PolicySet, upcard: str | None
+) -> dict[str, Any]:
+    """What names an advice's deals: every setting that changes a row."""
+    return {
+        "kind": "advice",
+        "engine": inputs.engine.version,
+        "rules": dumps_ruleset(inputs.rules),
+        "seed": advice.seed,
+        "deals": advice.hands,
+        "cards": advice.cards,
+        "seat": advice.seat,
+        "dealer": advice.dealer,
+        "upcard": upcard,
+        "policies": policies.resolved(inputs.policy_kinds),
+    }
+
+
+def default_keep(
+    cards: str,
+    seat: int = 0,
+    dealer: int | None = None,
+    rules: str | Ruleset | None = None,
+    hands: int = 20_000,
+    seed: int = 0,
+    policies: PolicySet | None = None,
+    upcard: str | None = None,
+) -> str | None:
+    """Where the command line keeps a slow advice's finished deals:
+    ``results/advise/<rules>-seat<S>-<digest>-seed<N>-<hands>.partial``, the digest naming the
+    hand, the dealer, the up-card and the policies; None where no player searches (an advice of
+    bots takes seconds and keeps nothing)."""
+    inputs = engine_inputs(rules, policies or DEFAULT_POLICIES)
+    if not searches(inputs):
+        return None
+    r = inputs.rules
+    hand = format_cards(check_hand(r, cards))
+    chosen = policies or DEFAULT_POLICIES
+    named = [hand, dealer, upcard, chosen.resolved(inputs.policy_kinds)]
+    digest = hashlib.sha1(json.dumps(named, sort_keys=True).encode()).hexdigest()[:10]
+    return f"results/advise/{r.name}-seat{seat}-{digest}-seed{seed}-{hands}.partial"
+
+
+def _kept_sets(
+    keep: str | Path | None, inputs: Any, identity: dict[str, Any], sets: int, resume: bool
+) -> list[Kept | None]:
+    """The kept deals of each set (a trump's, ``value=T``; two-hand's one set: the folder
+    itself), where ``keep`` is given and a player searches."""
+    if keep is None or not searches(inputs):
+        return [None] * sets
+    if sets == 1:
+        return [Kept(keep, identity, resume, "advice")]
+    whole = Kept(keep, identity, resume, "advice")
+    return [
+        Kept(Path(keep) / f"value={t}", identity | {"value": t}, whole.resumed, "advice", whole)
+        for t in range(sets)
+    ]
+
+
+def _pacer(s: Session, inputs: Any, sets: int, deals: int) -> Pacer | None:
+    """Where search players make the advice slow, one pacer for its ``sets`` sets, ``deals``
+    played deals still to play in all (one set a trump; the auction's set stops before the play
+    and needs none)."""
     if not slow(s, inputs):
         return None
-    return Pacer(s, sets * hands, sets, "trumps" if sets > 1 else "matches")
+    return Pacer(s, deals, sets, "trumps" if sets > 1 else "matches")
+
+
+def advised_deals(rules: str | Ruleset | None, hands: int) -> int:
+    """The deals an advice plays out, what it keeps where players search: one set a trump with
+    auction games, one set in two-hand (the auction's set stops before the play)."""
+    return hands * (4 if engine_inputs(rules).engine.has_auction else 1)
 
 
 def hands_needed(rules: str | Ruleset | None, hands: int) -> int:
@@ -260,26 +352,53 @@ def hands_needed(rules: str | Ruleset | None, hands: int) -> int:
 
 
 def _play(
-    inputs: Any, advice: Advice, s: Session, pacer: Pacer | None = None, **forced: Any
+    inputs: Any,
+    advice: Advice,
+    s: Session,
+    pacer: Pacer | None = None,
+    kept: Kept | None = None,
+    **forced: Any,
 ) -> dict[str, np.ndarray]:
+    """The records of the advice's ``hands`` deals with ``forced`` settings, by column: in
+    tasks as the backend shares them out, paced (``pacer``) where players search, and with
+    ``kept`` only the deals it does not hold, each new task's deals kept as they land."""
     fx = deal_constraints(inputs, {advice.seat: advice.cards}, **forced)
-    if pacer is None:
+    names = inputs.layout.names
+    if pacer is None and kept is None:
         out = hands_array(
             s.backend, inputs, advice.seed, 0, advice.hands, advice.dealer, fx,
             task_deals(s, inputs, advice.hands),
             done=lambda _, part: s.observer.update(part.shape[1]),
         )  # fmt: skip
-    else:
-        spec = InputsSpec.of(inputs)
-        parts = pacer.play(
-            play_task, lambda lo, n: HandsTask(spec, advice.seed, lo, n, advice.dealer, fx),
-            0, advice.hands,
-        )  # fmt: skip
-        out = np.concatenate(parts, axis=1)
-    return {name: out[i] for i, name in enumerate(inputs.layout.names)}
+        return {name: out[i] for i, name in enumerate(names)}
+    spec = InputsSpec.of(inputs)
+
+    def make(lo: int, n: int) -> HandsTask:
+        return HandsTask(spec, advice.seed, lo, n, advice.dealer, fx)
+
+    save = None
+    if kept is not None:
+
+        def save(part: np.ndarray) -> None:
+            kept.save({"deal": part[names.index("hand")]} | dict(zip(names, part, strict=True)))
+
+    parts = []
+    for lo, n in kept.gaps(0, advice.hands) if kept else [(0, advice.hands)]:
+        if pacer is not None:
+            parts += pacer.play(play_task, make, lo, n, save)
+        else:  # a cluster's workers: tasks of the usual size
+            size = task_deals(s, inputs, advice.hands)
+            tasks = [make(x, min(size, lo + n - x)) for x in range(lo, lo + n, size)]
+            parts += s.map(play_task, tasks, save)
+    if kept is not None:
+        parts = [np.stack([p[name] for name in names]) for p in kept.ordered()]
+    out = np.concatenate(parts, axis=1)
+    return {name: out[i] for i, name in enumerate(names)}
 
 
-def _auction(advice: Advice, inputs: Any, s: Session, pacer: Pacer | None) -> None:
+def _auction(
+    advice: Advice, inputs: Any, s: Session, pacer: Pacer | None, kept: list[Kept | None]
+) -> None:
     r = inputs.rules
     seat = advice.seat
     partners = r.partnerships
@@ -289,7 +408,9 @@ def _auction(advice: Advice, inputs: Any, s: Session, pacer: Pacer | None) -> No
     step = min(r.bid_steps) if r.bid_steps else 10
     n = advice.hands
     for t in range(4):
-        cols = _play(inputs, advice, s, pacer, bidder=seat, trump=t)
+        cols = _play(inputs, advice, s, pacer, kept[t], bidder=seat, trump=t)
+        if kept[t] is not None:
+            kept[t].release()  # the trump's rows are read: the next trump's are not held too
         meld = cols[f"team_meld_{side}"]
         tricks = cols[f"team_tricks_{side}"]  # with three-hand discards
         conceded = cols["conceded"].astype(bool)
@@ -417,9 +538,14 @@ def _pm(row: BidRow) -> str:
 
 
 def _two_hand(
-    advice: Advice, inputs: Any, upcard: str | None, s: Session, pacer: Pacer | None
+    advice: Advice,
+    inputs: Any,
+    upcard: str | None,
+    s: Session,
+    pacer: Pacer | None,
+    kept: Kept | None,
 ) -> Advice:
-    cols = _play(inputs, advice, s, pacer, upcard=upcard)
+    cols = _play(inputs, advice, s, pacer, kept, upcard=upcard)
     seat = advice.seat
     n = advice.hands
     score, score_ci = _mean_ci(cols[f"score_{seat}"].astype(float))

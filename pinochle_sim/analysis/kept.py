@@ -1,4 +1,5 @@
-"""Deals of a slow duplicate match kept as they land, so that an interrupted match resumes.
+"""Deals of a slow duplicate match (or advice) kept as they land, so that an interrupted one
+resumes.
 
 A match whose players search (``pimc``: a deal or two a second) can take an hour. Given a keep
 folder, each finished task's per-deal columns are written there at once
@@ -40,6 +41,11 @@ OPTIONS = {
     "base": "--base",
     "against": "--against",
     "value": "the swept value",
+    "cards": "the hand",
+    "seat": "--seat",
+    "dealer": "--dealer",
+    "upcard": "--upcard",
+    "policies": "the policies",
 }
 """How a refusal names each field of a study's identity: the option that sets it."""
 

@@ -17,6 +17,7 @@ from pinochle_sim import (
 )
 from pinochle_sim.cli.options import (
     cluster_option,
+    kept_on_interrupt,
     lasting_out,
     make_policies,
     observed_work,
@@ -66,6 +67,12 @@ from pinochle_sim.cli.options import (
     help="Write the P(make) chart to this path (PNG and SVG; no suffix needed).",
 )
 @click.option("--overwrite", is_flag=True, help="Replace the --out folder if it already exists.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Finish an advice of search players (pimc) that was interrupted: the deals it "
+    "finished are kept in results/advise/ until it is done, and only the others are played.",
+)
 @threads_option
 @cluster_option
 @policy_options
@@ -83,6 +90,7 @@ def advise_command(
     out: str | None,
     chart: str | None,
     overwrite: bool,
+    resume: bool,
     threads: int | None,
     cluster: str | None,
     params: tuple[str, ...],
@@ -102,6 +110,11 @@ def advise_command(
       pinochle-sim advise "AH AH 10H KH QH JH 9D KC QC JC 9C KS" --seat 1 --risk 60 --json
       pinochle-sim advise "AS AS AH AH 10H KH QH JH 9D KC QC JC" --rules two-hand --upcard 9H
       pinochle-sim advise AS AS 10S KS QS JS 9S KH QH AD AC 9C --hands 1e6 --cluster local:2
+      pinochle-sim advise AS AS 10S KS QS JS 9S KH QH AD AC 9C --play-policy pimc --hands 300
+
+    With a search player (--play-policy pimc) the advice is timed on its first deals, says what
+    it will take, and keeps each finished step's deals in results/advise/ until it is done:
+    after Ctrl-C, the same command with --resume plays only the rest.
     """
     if not 1 <= risk <= 99:
         raise click.BadParameter(f"a percentage between 1 and 99, got {risk}", param_hint="--risk")
@@ -121,10 +134,13 @@ def advise_command(
     if out and not overwrite and holds_files(location(out)):  # before the deals, not after
         raise click.ClickException(f"{out!r} already exists: pass --overwrite to replace it")
     total = pinochle_sim.hands_needed(ruleset, n)
-    with observed_work(cluster, threads, total, quiet=as_json) as (backend, seen):
-        a = pinochle_sim.advise(" ".join(cards), seat, dealer, ruleset, n, seed, risk,
-                                policies, upcard, threads=threads, backend=backend,
-                                observer=seen)  # fmt: skip
+    hand = " ".join(cards)
+    keep = pinochle_sim.default_keep(hand, seat, dealer, ruleset, n, seed, policies, upcard)
+    interrupted = kept_on_interrupt(keep, pinochle_sim.advised_deals(ruleset, n), "advice")
+    with observed_work(cluster, threads, total, quiet=as_json) as (backend, seen), interrupted:
+        a = pinochle_sim.advise(hand, seat, dealer, ruleset, n, seed, risk, policies, upcard,
+                                threads=threads, backend=backend, observer=seen, keep=keep,
+                                resume=resume)  # fmt: skip
         files = []
         if chart and a.two_hand is None:
             files = pinochle_sim.advice_chart(a, chart)
@@ -132,6 +148,8 @@ def advise_command(
             spec = pinochle_sim.RunSpec(n, seed, ruleset, policies, fixed={seat: a.cards},
                                         dealer=dealer)  # fmt: skip
             pinochle_sim.run(spec, out, overwrite=overwrite, threads=threads, backend=backend)
+    if keep:
+        pinochle_sim.discard_kept(keep)
     if as_json:
         click.echo(json.dumps(a.to_json()))
         return

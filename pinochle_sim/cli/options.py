@@ -168,6 +168,22 @@ def observed_work(
                 bar.close()
 
 
+@contextlib.contextmanager
+def kept_on_interrupt(keep: str | None, deals: int, what: str) -> Iterator[None]:
+    """Ctrl-C in a study that keeps its finished deals in ``keep`` (a match, a sweep, an
+    advice): one line saying how many of its ``deals`` were kept and how to finish it."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        kept = pinochle_sim.kept_deals(keep) if keep else 0
+        if not kept:
+            raise click.ClickException("interrupted: nothing was written") from None
+        raise click.ClickException(
+            f"interrupted: {kept:,} of {deals:,} deals are kept in {keep!r}; the same command "
+            f"with --resume finishes the {what}"
+        ) from None
+
+
 def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Shared options that choose the policies (``--bid-policy`` ...) and their parameters."""
     func = click.option(

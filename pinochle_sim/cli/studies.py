@@ -9,8 +9,6 @@ every other command.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -27,6 +25,7 @@ from pinochle_sim.cli.options import (
     RunLocation,
     cluster_option,
     count_option,
+    kept_on_interrupt,
     local_out,
     observed_work,
     parse_count,
@@ -46,21 +45,6 @@ def _keep(target: str, keeping: bool) -> str | None:
     """Where a study keeps its finished deals (OUT.partial beside OUT), where its players
     search; None for bots (their studies take seconds and keep nothing)."""
     return f"{target}.partial" if keeping else None
-
-
-@contextlib.contextmanager
-def _kept_on_interrupt(keep: str | None, deals: int, what: str) -> Iterator[None]:
-    """Ctrl-C: one line saying how many deals were kept and how to finish the study."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        kept = pinochle_sim.kept_deals(keep) if keep else 0
-        if not kept:
-            raise click.ClickException("interrupted: nothing was written") from None
-        raise click.ClickException(
-            f"interrupted: {kept:,} of {deals:,} deals are kept in {keep!r}; the same command "
-            f"with --resume finishes the {what}"
-        ) from None
 
 
 @click.command()
@@ -246,7 +230,7 @@ def compare_command(
         raise click.ClickException(f"--by breaks down auctions: rules {ruleset.name!r} have none")
     keep = _keep(target, pinochle_sim.keeps_deals(ruleset, a[1], b[1]))
     total = pinochle_sim.plays_per_deal(ruleset) * n
-    with observed_work(cluster, threads, total) as (b_, seen), _kept_on_interrupt(keep, n, "match"):
+    with observed_work(cluster, threads, total) as (b_, seen), kept_on_interrupt(keep, n, "match"):
         match = pinochle_sim.compare(ruleset, a, b, n, seed, threads=threads, backend=b_,
                                      observer=seen, keep=keep, resume=resume,
                                      restart=overwrite)  # fmt: skip
@@ -328,7 +312,7 @@ def sweep_command(
     pinochle_sim.check_output(target, overwrite, "sweep.csv")
     total = pinochle_sim.plays_per_deal(ruleset) * n * len(values)
     keep = _keep(target, pinochle_sim.keeps_deals(ruleset, base[1], against[1]))
-    interrupted = _kept_on_interrupt(keep, n * len(values), "sweep")
+    interrupted = kept_on_interrupt(keep, n * len(values), "sweep")
     with observed_work(cluster, threads, total) as (backend, seen), interrupted:
         table, diffs = pinochle_sim.sweep(
             ruleset, base[1], key, values, against[1], n, seed, threads=threads,

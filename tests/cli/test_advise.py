@@ -148,3 +148,41 @@ def test_info_shows_the_fixed_cards_and_resumes_with_them(tmp_path) -> None:
     assert r.exit_code == 0, r.output
     again = pq.read_table(out).to_pandas()
     assert again.equals(whole)
+
+
+def test_an_interrupted_slow_advice_says_what_it_kept_and_resume_finishes_it(
+    tmp_path, monkeypatch
+) -> None:
+    """Ctrl-C after two saved steps of a pimc advice: one line with the deals kept and the
+    folder, --resume prints the advice of one go, and the folder goes once it is done."""
+    import pinochle_sim.analysis.kept as kept_module
+    from pinochle_sim.analysis import session
+
+    monkeypatch.chdir(tmp_path)  # the keep folder goes under results/advise/ here
+    monkeypatch.setattr(session, "PACE_SAMPLE_S", 0.0)
+    monkeypatch.setattr(session, "PACE_TASK_S", 1e-9)
+    pimc = ["--play-policy", "pimc", "--param", "play.from_trick=11", "--param", "play.worlds=4"]
+    args = ["advise", *HAND.split(), "--hands", "112", "--threads", "2", "--json", *pimc]
+    save, saved = kept_module.Kept.save, []
+
+    def ctrl_c_after_two(self, part):
+        save(self, part)
+        saved.append(len(part["deal"]))
+        if len(saved) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(kept_module.Kept, "save", ctrl_c_after_two)
+    r = CliRunner().invoke(main, args)
+    (folder,) = (tmp_path / "results" / "advise").iterdir()
+    assert r.exit_code == 1 and r.output.strip().splitlines()[-1] == (
+        f"Error: interrupted: 32 of 448 deals are kept in 'results/advise/{folder.name}'; the "
+        "same command with --resume finishes the advice"
+    ), r.output
+    monkeypatch.setattr(kept_module.Kept, "save", save)
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 1 and "pass --resume" in again.output
+    resumed = CliRunner().invoke(main, [*args, "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert not folder.exists()
+    whole = CliRunner().invoke(main, args)
+    assert json.loads(resumed.output) == json.loads(whole.output)

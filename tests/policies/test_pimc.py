@@ -253,6 +253,35 @@ def small_tasks(monkeypatch) -> None:
     monkeypatch.setattr(session, "PACE_TASK_S", 1e-9)  # tasks of 16 deals on two threads
 
 
+def test_an_interrupted_advice_keeps_its_deals_and_resumes_to_the_same_advice(
+    tmp_path, small_tasks
+) -> None:
+    """An advice of search players keeps each finished task's deals (a subfolder a trump);
+    resumed, it plays only the rest and gives the advice of one go; kept deals are not taken
+    by another advice, nor without --resume."""
+    hand, play = "AS AS 10S KS QS JS 9S KH QH AD AC 9C", pimc("play.from_trick=11")
+    keep = tmp_path / "a.partial"
+
+    def advice(observer: Observer | None = None, **kw):
+        return advise(hand, rules="partnership", hands=112, policies=play, threads=2,
+                      observer=observer or _Seen(), **kw)  # fmt: skip
+
+    with pytest.raises(KeyboardInterrupt):  # after trump 0 (7 tasks of 16) and two of trump 1
+        advice(_StopAfter(144), keep=keep)
+    assert kept_deals(keep) == 144
+    assert sorted(p.name for p in keep.iterdir()) == ["match.json", "value=0", "value=1"]
+    with pytest.raises(ValueError, match="holds the deals of an interrupted advice: pass --resume"):
+        advice(keep=keep)
+    with pytest.raises(ValueError, match=r"another advice \(it differs in --seed\)"):
+        advice(keep=keep, resume=True, seed=4)
+    seen = _Seen()
+    got = advice(seen, keep=keep, resume=True)
+    assert seen.updates[0] == 144 and sum(seen.updates) == 5 * 112  # 4 trumps and the auction
+    assert got.to_json() == advice().to_json()
+    bots = advise(hand, rules="partnership", hands=100, keep=tmp_path / "b.partial")
+    assert bots.by_trump and not (tmp_path / "b.partial").exists()  # bots keep nothing
+
+
 A_LATE, B_LATE = ("A", pimc("play.from_trick=11")), ("B", pimc("play.from_trick=12"))
 SWEPT_TRICK = PolicySet.from_options(play="pimc", params=["play.worlds=4"])
 """The policies a sweep of ``play.from_trick`` is put on (the swept parameter left out)."""
