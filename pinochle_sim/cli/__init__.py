@@ -35,7 +35,9 @@ def run_cli() -> None:  # pragma: no cover - console entry point (tested in a su
     imported (about half a second: numba, pyarrow, the engines), so that Ctrl-C at any moment
     ends the command with one line and status :data:`.interrupts.INTERRUPTED_STATUS`, never a
     traceback; an error a library makes of the interrupt (an import cut short) is reported as
-    the interrupt. When the command ends after Ctrl-C, or while work it abandoned still runs (a
+    the interrupt. Once the command has ended, Ctrl-C is ignored while the interpreter shuts
+    down (its output and status stand). When the command ends after Ctrl-C, or while work it
+    abandoned still runs (a
     kernel finishing its chunk of hands, whose parallel region the interpreter's exit would
     wait for), the process leaves at once: every part it finished is written and recorded by
     then."""
@@ -46,6 +48,8 @@ def run_cli() -> None:  # pragma: no cover - console entry point (tested in a su
 
         commands.main(prog_name="pinochle-sim")
     except SystemExit as done:
+        if not INTERRUPTED.is_set():  # the command is done: a Ctrl-C now changes nothing
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         others = [t for t in threading.enumerate() if t is not threading.main_thread()]
         code = done.code if isinstance(done.code, int) else 1
         if INTERRUPTED.is_set():

@@ -234,8 +234,8 @@ def compare_command(
         match = pinochle_sim.compare(ruleset, a, b, n, seed, threads=threads, backend=b_,
                                      observer=seen, keep=keep, resume=resume,
                                      restart=overwrite)  # fmt: skip
-    tables = {name: pinochle_sim.gain_by(match.pairs, name, min_n) for name in dict.fromkeys(by)}
-    path = pinochle_sim.write_match(match, target, overwrite, tables)
+        tables = {k: pinochle_sim.gain_by(match.pairs, k, min_n) for k in dict.fromkeys(by)}
+        path = pinochle_sim.write_match(match, target, overwrite, tables)  # Ctrl-C: kept too
     if keep:
         pinochle_sim.discard_kept(keep)
     for line in match.lines():
@@ -318,8 +318,8 @@ def sweep_command(
             ruleset, base[1], key, values, against[1], n, seed, threads=threads,
             backend=backend, observer=seen, keep=keep, resume=resume, restart=overwrite,
         )  # fmt: skip
-    meta = pinochle_sim.sweep_meta(ruleset, key, values, base, against, n, seed)
-    path = pinochle_sim.write_sweep(table, diffs, meta, target, overwrite)
+        meta = pinochle_sim.sweep_meta(ruleset, key, values, base, against, n, seed)
+        path = pinochle_sim.write_sweep(table, diffs, meta, target, overwrite)  # Ctrl-C: kept too
     if keep:
         pinochle_sim.discard_kept(keep)
     for line in pinochle_sim.sweep_lines(table, key, (base[0], against[0])):

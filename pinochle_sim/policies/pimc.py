@@ -85,7 +85,7 @@ BY_THE_RULES = 0
 def first_sampled_trick(players: int, head: int) -> int:
     """The earliest first trick of ``pimc`` at which 1,000 duplicate deals against ``counting``
     take at most 10 minutes on two cores (measured: docs/speed.md, results/strategy/pimc/):
-    each trick earlier multiplies the cost by four to fifteen, and how much depends on how
+    each trick earlier multiplies the cost by three to five, and how much depends on how
     free the play is. Trick 5 where every trick must be headed (partnership, classic: 8 CPU
     minutes for 1,000 deals); 6 where only trump leads must be (joedog, whose trick 5 takes 10.2
     minutes); 7 with three players (15-card hands: trick 6 takes 17.5 minutes)."""

@@ -126,3 +126,21 @@ def test_ctrl_c_during_a_report_leaves_no_report_md_and_says_so(tmp_path, monkey
         "the same command writes it whole"
     )
     assert not (out / "report.md").exists()
+
+
+def test_chart_workers_leave_ctrl_c_to_the_report() -> None:
+    """The processes that draw a report's charts ignore Ctrl-C: the report's own process takes
+    it, stops them and says one line (a worker that took it printed its traceback)."""
+    import signal
+    from pathlib import Path
+
+    import pinochle_sim.analysis.reports.report as report_module
+
+    charts = report_module._Charts({}, Path("."), ("png",), 2, None)
+    try:
+        if charts.pool is None:
+            pytest.skip("no fork on this system: the charts are drawn in this process")
+        got = charts.pool.apply(signal.getsignal, (signal.SIGINT,))
+        assert got == signal.SIG_IGN
+    finally:
+        charts.close()

@@ -523,3 +523,22 @@ def test_world_best_picks_the_card_of_the_highest_total(rules: str, worlds: int)
                 decisions += 1
             t.apply(player.decide(t, seat, deal))
     assert decisions >= 60
+
+
+def test_ctrl_c_while_a_finished_match_is_written_says_what_is_kept(tmp_path, monkeypatch) -> None:
+    """Ctrl-C after the last deal, while the files are written: the deals are all kept and the
+    line says so (not a bare 'interrupted')."""
+    import pinochle_sim
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pinochle_sim, "write_match", interrupted)
+    out = tmp_path / "m"
+    args = ["compare", "play=pimc,play.from_trick=11,play.worlds=2", "play=counting",
+            "--hands", "20", "--out", str(out)]  # fmt: skip
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 1 and r.output.strip().splitlines()[-1] == (
+        f"Error: interrupted: 20 of 20 deals are kept in '{out}.partial'; the same command "
+        "with --resume finishes the match"
+    ), r.output

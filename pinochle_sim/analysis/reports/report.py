@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -677,6 +678,12 @@ def _draw_one(job: tuple[str, pd.DataFrame, dict[str, Any], str, tuple[str, ...]
     return name
 
 
+def _ignore_ctrl_c() -> None:
+    """A chart worker leaves Ctrl-C to the report's process, which stops the workers itself
+    (a worker that took it would print its own traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class _Charts:
     """The report's charts, each drawn as soon as its table is ready.
 
@@ -697,7 +704,7 @@ class _Charts:
         self.pending: list[Any] = []
         self.pool = None
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            self.pool = multiprocessing.get_context("fork").Pool(workers)
+            self.pool = multiprocessing.get_context("fork").Pool(workers, _ignore_ctrl_c)
 
     def draw(self, name: str, table: pd.DataFrame) -> None:
         job = (name, table, self.meta, str(self.out / name), self.formats)
