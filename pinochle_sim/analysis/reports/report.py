@@ -556,8 +556,7 @@ def write_report(
     read and the charts once it is (drawn in forked processes where the system forks: each
     chart alone takes a second or two of matplotlib).
 
-    An earlier ``report.md`` in ``out`` is removed before anything is written, and the new one
-    is written last, whole (renamed into place): a report stopped halfway leaves none.
+    A report stopped halfway leaves no ``report.md`` (an earlier one is removed first).
 
     A partial run (interrupted, or a part file missing) is refused unless ``allow_partial``;
     then every title says so and counts only the rows read. ``report.md`` shows each chart as
@@ -679,18 +678,15 @@ def _draw_one(job: tuple[str, pd.DataFrame, dict[str, Any], str, tuple[str, ...]
 
 
 def _ignore_ctrl_c() -> None:
-    """A chart worker leaves Ctrl-C to the report's process, which stops the workers itself
-    (a worker that took it would print its own traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _Charts:
-    """The report's charts, each drawn as soon as its table is ready.
-
-    With more than one worker, where the system forks, the workers are forked at once, before
-    the reading starts its threads: they draw the one-pass questions' charts while the
-    cluster-robust questions read the run a second time. Without, each chart is drawn here when
-    asked for."""
+    """The report's charts, each drawn as soon as its table is ready. With more than one
+    worker, where the system forks, the workers are forked at once, before the reading starts
+    its threads: they draw the one-pass questions' charts while the cluster-robust questions
+    read the run again. They ignore Ctrl-C (:func:`_ignore_ctrl_c`): the report's process
+    takes it and stops them. Without workers, each chart is drawn here when asked for."""
 
     def __init__(
         self,
