@@ -234,6 +234,7 @@ def advise(
     observer: Observer = QUIET,
     keep: str | Path | None = None,
     resume: bool = False,
+    restart: bool = False,
 ) -> Advice:
     """Advice for the hand ``cards`` held by ``seat`` (see the module docstring). The deals
     run on ``threads`` of this process, or as tasks on the workers of ``backend``
@@ -242,8 +243,9 @@ def advise(
 
     Where players search, ``keep`` names a folder the finished deals are kept in as they land;
     with ``resume``, an advice interrupted there plays only the deals it had not finished (a
-    folder of other settings, or kept deals without ``resume``, is a one-line error). The
-    caller removes the folder once it has what it needs (:func:`~.kept.discard_kept`)."""
+    folder of other settings, or kept deals without ``resume``, is a one-line error); with
+    ``restart``, what it holds is dropped when the first new deals are kept. The caller removes
+    the folder once it has what it needs (:func:`~.kept.discard_kept`)."""
     r = engine_inputs(rules).rules
     if not 1 <= risk <= 99:
         raise ValueError(f"--risk is a percentage between 1 and 99, got {risk}")
@@ -259,9 +261,9 @@ def advise(
     advice.policies = ", ".join(f"{k}: {chosen.name(k)}" for k in inputs.policy_kinds)
     if upcard is not None and inputs.engine.has_auction:
         raise ValueError(f"rules {r.name!r} turn up no card: --upcard is for two-hand")
-    sets = 4 if inputs.engine.has_auction else 1
+    sets = _sets(inputs)
     identity = advice_identity(inputs, advice, chosen, upcard)
-    kept = _kept_sets(keep, inputs, identity, sets, resume)
+    kept = _kept_sets(keep, inputs, identity, sets, resume, restart)
     already = sum(k.deals for k in kept if k)
     s = open_session(inputs, threads=threads, backend=backend, observer=observer, already=already)
     pacer = _pacer(s, inputs, sets, sets * hands - already)
@@ -315,19 +317,31 @@ def default_keep(
 
 
 def _kept_sets(
-    keep: str | Path | None, inputs: Any, identity: dict[str, Any], sets: int, resume: bool
+    keep: str | Path | None,
+    inputs: Any,
+    identity: dict[str, Any],
+    sets: int,
+    resume: bool,
+    restart: bool,
 ) -> list[Kept | None]:
     """The kept deals of each set (a trump's, ``value=T``; two-hand's one set: the folder
     itself), where ``keep`` is given and a player searches."""
     if keep is None or not searches(inputs):
         return [None] * sets
+    whole = Kept(keep, identity, resume, "advice", restart=restart)
     if sets == 1:
-        return [Kept(keep, identity, resume, "advice")]
-    whole = Kept(keep, identity, resume, "advice")
+        return [whole]
     return [
-        Kept(Path(keep) / f"value={t}", identity | {"value": t}, whole.resumed, "advice", whole)
+        Kept(Path(keep) / f"value={t}", identity | {"value": t}, whole.resumed, "advice", whole,
+             restart=restart)
         for t in range(sets)
-    ]
+    ]  # fmt: skip
+
+
+def _sets(inputs: Any) -> int:
+    """The sets of deals an advice plays out: one a trump with an auction, one in two-hand
+    (the auction's own set stops before the play)."""
+    return 4 if inputs.engine.has_auction else 1
 
 
 def _pacer(s: Session, inputs: Any, sets: int, deals: int) -> Pacer | None:
@@ -342,13 +356,15 @@ def _pacer(s: Session, inputs: Any, sets: int, deals: int) -> Pacer | None:
 def advised_deals(rules: str | Ruleset | None, hands: int) -> int:
     """The deals an advice plays out, what it keeps where players search: one set a trump with
     auction games, one set in two-hand (the auction's set stops before the play)."""
-    return hands * (4 if engine_inputs(rules).engine.has_auction else 1)
+    return hands * _sets(engine_inputs(rules))
 
 
 def hands_needed(rules: str | Ruleset | None, hands: int) -> int:
     """The hands :func:`advise` plays for ``hands`` deals a question: one set per trump and
     one for the auction with auction games, one set in two-hand."""
-    return hands * (5 if engine_inputs(rules).engine.has_auction else 1)
+    inputs = engine_inputs(rules)
+    auction = 1 if inputs.engine.has_auction else 0  # the auction's own set
+    return hands * (_sets(inputs) + auction)
 
 
 def _play(

@@ -66,7 +66,12 @@ from pinochle_sim.cli.options import (
     default=None,
     help="Write the P(make) chart to this path (PNG and SVG; no suffix needed).",
 )
-@click.option("--overwrite", is_flag=True, help="Replace the --out folder if it already exists.")
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace the --out folder if it already exists, and start an interrupted advice of "
+    "search players again.",
+)
 @click.option(
     "--resume",
     is_flag=True,
@@ -140,7 +145,7 @@ def advise_command(
     with observed_work(cluster, threads, total, quiet=as_json) as (backend, seen), interrupted:
         a = pinochle_sim.advise(hand, seat, dealer, ruleset, n, seed, risk, policies, upcard,
                                 threads=threads, backend=backend, observer=seen, keep=keep,
-                                resume=resume)  # fmt: skip
+                                resume=resume, restart=overwrite)  # fmt: skip
         files = []
         if chart and a.two_hand is None:
             files = pinochle_sim.advice_chart(a, chart)

@@ -1,5 +1,6 @@
-"""The ``pinochle-sim`` command group: one-line usage errors, a quiet end when the reader of our
-output goes away, and the console entry point."""
+"""The ``pinochle-sim`` command group: one-line usage errors and interrupts, and a quiet end when
+the reader of our output goes away (the commands are added in :mod:`.commands`, the entry point
+is :func:`pinochle_sim.cli.run_cli`)."""
 
 from __future__ import annotations
 

@@ -20,6 +20,9 @@ INTERRUPTED_TEXT = "interrupted"
 """What a command stopped by Ctrl-C says (``Error: interrupted``) where it has nothing more
 precise to say (a run, a match, a report each say what they kept)."""
 
+NOTHING_WRITTEN = f"{INTERRUPTED_TEXT}: nothing was written"
+"""What a command stopped by Ctrl-C says when it had written nothing yet."""
+
 
 def handle(signum: int, frame: object) -> None:
     """The Ctrl-C handler: remember it, and raise it."""

@@ -31,6 +31,7 @@ from pinochle_sim import (
     parse_policy_spec,
     resolve_rules,
 )
+from pinochle_sim.cli.interrupts import NOTHING_WRITTEN
 from pinochle_sim.cli.progress import Progress
 
 CLUSTER_INSTALL = 'pip install "pinochle-sim[cluster]"'
@@ -151,7 +152,7 @@ def observed_work(
     total: int,
     unit: str = "hands",
     quiet: bool = False,
-    interrupted: str = "interrupted: nothing was written",
+    interrupted: str = NOTHING_WRITTEN,
 ) -> Iterator[tuple[Any, Observer]]:
     """(the ``--cluster`` backend or None, the progress a person watches) for long work of
     ``total`` units; ``quiet``: nothing shown but one-line errors. The bar is closed, and the
@@ -177,7 +178,7 @@ def kept_on_interrupt(keep: str | None, deals: int, what: str) -> Iterator[None]
     except KeyboardInterrupt:
         kept = pinochle_sim.kept_deals(keep) if keep else 0
         if not kept:
-            raise click.ClickException("interrupted: nothing was written") from None
+            raise click.ClickException(NOTHING_WRITTEN) from None
         raise click.ClickException(
             f"interrupted: {kept:,} of {deals:,} deals are kept in {keep!r}; the same command "
             f"with --resume finishes the {what}"

@@ -19,6 +19,7 @@ from pinochle_sim import (
     Ruleset,
     beside,
 )
+from pinochle_sim.cli.interrupts import NOTHING_WRITTEN
 from pinochle_sim.cli.matching import agent_compare
 from pinochle_sim.cli.options import (
     PolicySpecParam,
@@ -143,7 +144,7 @@ def report(
         md = e.path
     except KeyboardInterrupt:
         if not Path(target).exists():
-            raise click.ClickException("interrupted: nothing was written") from None
+            raise click.ClickException(NOTHING_WRITTEN) from None
         raise click.ClickException(
             f"interrupted: the report in {str(target)!r} is incomplete (it has no report.md); "
             "the same command writes it whole"

@@ -186,3 +186,10 @@ def test_an_interrupted_slow_advice_says_what_it_kept_and_resume_finishes_it(
     assert not folder.exists()
     whole = CliRunner().invoke(main, args)
     assert json.loads(resumed.output) == json.loads(whole.output)
+    saved.clear()
+    monkeypatch.setattr(kept_module.Kept, "save", ctrl_c_after_two)
+    assert CliRunner().invoke(main, args).exit_code == 1  # kept again
+    monkeypatch.setattr(kept_module.Kept, "save", save)
+    restarted = CliRunner().invoke(main, [*args, "--overwrite"])  # drops them, plays all
+    assert restarted.exit_code == 0, restarted.output
+    assert json.loads(restarted.output) == json.loads(whole.output) and not folder.exists()
