@@ -36,7 +36,8 @@ import pyarrow.parquet as pq
 from _common import RESULTS
 
 from pinochle_sim.analysis.compare import compare, write_match
-from pinochle_sim.analysis.reports import charts_dd, dd_studies, report
+from pinochle_sim.analysis.reports import charts_dd, dd_studies
+from pinochle_sim.analysis.reports.catalog import STUDIES
 from pinochle_sim.analysis.reports.style import save
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.runs.runner import run
@@ -142,7 +143,7 @@ def partnership_studies(available: bool) -> None:
         t.to_csv(out / f"{name}.csv", index=False, float_format="%.4f")
         (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
         save(chart(t, meta), str(out / name))
-        study = report.STUDIES[name]
+        study = STUDIES[name]
         text = study.text(t, None)  # type: ignore[arg-type]
         (out / "README.md").write_text(readme(name, study.title, text, meta, n, planned))
         print(f"{name}: {out}", file=sys.stderr)

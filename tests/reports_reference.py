@@ -22,8 +22,8 @@ import pyarrow.parquet as pq
 
 from pinochle_sim import RunSpec, run
 from pinochle_sim.analysis.reports import selfcheck
+from pinochle_sim.analysis.reports.catalog import STUDIES
 from pinochle_sim.analysis.reports.load import column_names, rules_of
-from pinochle_sim.analysis.reports.report import STUDIES
 
 REFERENCE = Path(__file__).parent / "data" / "report_reference"
 

@@ -99,8 +99,8 @@ def report(
     --allow-partial. report.md shows the PNG charts (SVG if only svg is asked for; with pdf
     alone, PNGs are written for it too) and links the other formats.
 
-    The run is read part by part (memory stays flat whatever its size), its questions shared
-    out among --threads, the charts drawn in as many processes.
+    The run is read part by part (memory stays flat whatever its size); the studies are shared
+    out among as many processes as --threads, each drawing charts once its share is answered.
 
     Estimates with an exact value (the dealt hands' meld) are printed beside it with a
     z-score (self_check.csv, end of report.md); a |z| above 4.5 fails the self-check: a

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from pinochle_sim.analysis.reports import charts_dd, dd_studies
-from pinochle_sim.analysis.reports.report import STUDIES, _text_makeable
+from pinochle_sim.analysis.reports.catalog import STUDIES, _text_makeable
 from pinochle_sim.rules import PRESETS
 
 # bidder, bid, bidding side's meld, its trick points, conceded, dd_points. RULES.md 8: made

@@ -366,7 +366,7 @@ def test_compare_chart_without_equal_auctions_and_three_plays():
 def test_a_small_run_leaves_out_the_studies_it_cannot_hold_and_names_them(tmp_path):
     """300 hands: enough for meld_by_trump_length and auction_summary (250), not for the
     studies that need 500 or 1,000; report.md and the progress name what was left out."""
-    from pinochle_sim.analysis.reports.report import STUDIES
+    from pinochle_sim.analysis.reports.catalog import STUDIES
     from pinochle_sim.runs.runner import run as run_hands
 
     run_hands(300, seed=1, out=str(tmp_path / "r"))

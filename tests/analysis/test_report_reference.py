@@ -11,9 +11,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from pinochle_sim.analysis.reports.catalog import STUDIES
 from pinochle_sim.analysis.reports.gather import answer
 from pinochle_sim.analysis.reports.load import column_names, rules_of
-from pinochle_sim.analysis.reports.report import STUDIES
+from pinochle_sim.analysis.reports.report import write_report
 from tests.reports_reference import CASES, REFERENCE, make_run, tables
 
 
@@ -48,6 +49,27 @@ def test_questions_shared_out_among_threads_give_the_same_tables(runs, case) -> 
     two = answer(path, [STUDIES[n].ask(rules) for n in names], threads=2)
     for name, a, b in zip(names, one, two, strict=True):
         assert a.to_csv(index=False) == b.to_csv(index=False), name
+
+
+@pytest.mark.parametrize("case", ["partnership", "partnership-games"])
+def test_a_report_shared_out_among_worker_processes_writes_the_stored_tables(
+    runs, case, tmp_path
+) -> None:
+    """write_report shares the studies out among worker processes where the system forks (each
+    reads the run for its share's columns, then draws charts): every CSV it writes is the
+    stored table, and so is every CSV of a report written in this process alone."""
+    stored = {p.stem: p for p in sorted((REFERENCE / case).glob("*.csv"))}
+    for threads in (2, 1):
+        out = tmp_path / f"threads{threads}"
+        write_report(runs[case], out, ("svg",), threads=threads)
+        # self_check.csv holds the rows of the studies written (a small run leaves some out)
+        written = {p.stem: p for p in out.glob("*.csv") if p.stem != "self_check"}
+        assert len(written) >= 3 and set(written) <= set(stored), (case, threads)
+        for name, path in written.items():
+            want = stored[name].read_text(encoding="utf-8")
+            columns = list(pd.read_csv(io.StringIO(want), nrows=0).columns)
+            got = pd.read_csv(path)[columns].to_csv(index=False)
+            assert got == want, f"{case}/{name}.csv differs from the stored table ({threads})"
 
 
 def test_each_table_is_handed_on_once_as_soon_as_it_is_final(runs) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -314,7 +315,7 @@ def test_chart_renders_png_and_svg(name, real, games_run, tmp_path):
     import matplotlib
 
     matplotlib.use("Agg")
-    from pinochle_sim.analysis.reports.style import save
+    from pinochle_sim.analysis.reports.style import DPI, RC, save
 
     data = real
     if name == "widow_value":  # a three-hand question
@@ -349,6 +350,12 @@ def test_chart_renders_png_and_svg(name, real, games_run, tmp_path):
     with Image.open(paths[0]) as im:
         assert im.size == (1600, 900)
     assert (tmp_path / f"{name}.svg").read_text().startswith("<?xml")
+    # save lays the figure out itself, once, and then draws each format once: the same picture
+    # as matplotlib's own savefig, which lays it out while it draws
+    again = STUDIES[name].chart(table, meta)
+    with matplotlib.rc_context(RC):
+        again.savefig(tmp_path / "again.png", format="png", dpi=DPI)
+    assert (tmp_path / "again.png").read_bytes() == Path(paths[0]).read_bytes()
 
 
 def test_write_report_rejects_bad_format(tmp_path):

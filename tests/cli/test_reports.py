@@ -118,7 +118,7 @@ def test_ctrl_c_during_a_report_leaves_no_report_md_and_says_so(tmp_path, monkey
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(report_module, "answer", interrupted)
+    monkeypatch.setattr(report_module._Workers, "answer", interrupted)
     r = CliRunner().invoke(main, ["report", str(run), "--out", str(out), "--format", "png"])
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert r.output.strip().splitlines()[-1] == (
@@ -136,7 +136,7 @@ def test_chart_workers_leave_ctrl_c_to_the_report() -> None:
 
     import pinochle_sim.analysis.reports.report as report_module
 
-    charts = report_module._Charts({}, Path("."), ("png",), 2, None)
+    charts = report_module._Workers({}, Path("."), ("png",), 2, None)
     try:
         if charts.pool is None:
             pytest.skip("no fork on this system: the charts are drawn in this process")

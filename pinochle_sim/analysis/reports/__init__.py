@@ -1,8 +1,9 @@
 """Reports: one pandas function per question (:mod:`.questions`, :mod:`.questions_two_hand`), one
-chart per question (:mod:`.charts_report`, house style in :mod:`.style`), a publishable report
-(:mod:`.report`), and one question over several runs with its chart (:mod:`.overlay`,
-:mod:`.charts_overlay`; public as :mod:`pinochle_sim.charts`)."""
+chart per question (:mod:`.charts_report`, house style in :mod:`.style`), the studies a report can
+hold (:mod:`.catalog`), a publishable report (:mod:`.report`), and one question over several runs
+with its chart (:mod:`.overlay`, :mod:`.charts_overlay`; public as :mod:`pinochle_sim.charts`)."""
 
+from pinochle_sim.analysis.reports.catalog import STUDIES
 from pinochle_sim.analysis.reports.questions import (
     auction_summary,
     bid_vs_meld,
@@ -19,7 +20,7 @@ from pinochle_sim.analysis.reports.questions_two_hand import (
     score_margin,
     win_probability,
 )
-from pinochle_sim.analysis.reports.report import STUDIES, write_report
+from pinochle_sim.analysis.reports.report import write_report
 
 __all__ = [
     "STUDIES",

@@ -176,7 +176,7 @@ def answer(
 
 def _gather(data: Data, todo: Sequence[Question], threads: int, again: bool) -> None:
     """One reading of the run for the questions ``todo``, shared out among ``threads``."""
-    groups = _share(todo, threads)
+    groups = [[todo[i] for i in group] for group in share(todo, threads)]
     names = [c for q in todo for c in q.columns]
     if len(groups) == 1:
         for part in chunks(data, names):
@@ -196,15 +196,16 @@ def _add_all(questions: Sequence[Question], d: Columns, again: bool) -> None:
         q.add(d, again)
 
 
-def _share(questions: Sequence[Question], threads: int) -> list[list[Question]]:
-    """``questions`` in at most ``threads`` groups of about equal work (a question's work: the
-    columns it reads), the heaviest first."""
-    groups: list[list[Question]] = [[] for _ in range(max(1, min(threads, len(questions))))]
+def share(questions: Sequence[Question], workers: int) -> list[list[int]]:
+    """The questions' indices in at most ``workers`` groups of about equal work (a question's
+    work: the columns it reads, times the readings), the heaviest first in each group."""
+    groups: list[list[int]] = [[] for _ in range(max(1, min(workers, len(questions))))]
     load = [0] * len(groups)
-    for q in sorted(questions, key=lambda q: -len(q.columns)):
-        i = load.index(min(load))
-        groups[i].append(q)
-        load[i] += len(q.columns)
+    work = [len(q.columns) * q.passes for q in questions]
+    for i in sorted(range(len(questions)), key=lambda i: -work[i]):
+        g = load.index(min(load))
+        groups[g].append(i)
+        load[g] += work[i]
     return [g for g in groups if g]
 
 

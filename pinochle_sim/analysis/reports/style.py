@@ -27,6 +27,8 @@ RC = {
     "axes.prop_cycle": matplotlib.cycler(color=PALETTE),
     "svg.fonttype": "none",
     "svg.hashsalt": "pinochle-sim",  # stable element ids: regenerated charts diff cleanly
+    "figure.autolayout": False,  # every figure chooses its layout engine itself
+    "figure.constrained_layout.use": False,
 }
 
 
@@ -142,15 +144,18 @@ def fit_width(text: Any, smallest: int) -> None:
 def save(fig: Figure, path_stem: str, formats: tuple[str, ...] = ("png", "svg")) -> list[str]:
     """Write ``path_stem.png`` / ``.svg``; returns the paths.
 
-    The layout is worked out once, for the first format, and kept for the others: every
-    format shows the same layout, and the others are drawn in about half the time."""
+    The layout is worked out once, before the first format, and then switched off: every format
+    shows the same layout, and each is drawn once (with a layout engine on, ``savefig`` draws a
+    figure twice, the first time only to lay it out: a third of a chart's time)."""
     out = []
-    for i, fmt in enumerate(formats):
-        p = f"{path_stem}.{fmt}"
-        meta = {"Date": None} if fmt in ("svg", "pdf") else {}  # reproducible files
-        with matplotlib.rc_context(RC):
+    with matplotlib.rc_context(RC):
+        engine = fig.get_layout_engine()
+        if engine is not None:
+            engine.execute(fig)
+            fig.set_layout_engine(None)  # RC keeps the user's rc from choosing another
+        for fmt in formats:
+            p = f"{path_stem}.{fmt}"
+            meta = {"Date": None} if fmt in ("svg", "pdf") else {}  # reproducible files
             fig.savefig(p, format=fmt, dpi=DPI, metadata=meta)
-        if i == 0 and len(formats) > 1 and fig.get_layout_engine() is not None:
-            fig.set_layout_engine("none")
-        out.append(p)
+            out.append(p)
     return out
