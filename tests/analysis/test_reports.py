@@ -356,6 +356,13 @@ def test_chart_renders_png_and_svg(name, real, games_run, tmp_path):
     with matplotlib.rc_context(RC):
         again.savefig(tmp_path / "again.png", format="png", dpi=DPI)
     assert (tmp_path / "again.png").read_bytes() == Path(paths[0]).read_bytes()
+    # SVG first: laid out by savefig with the SVG renderer, as matplotlib does
+    save(STUDIES[name].chart(table, meta), str(tmp_path / "svg-first"), ("svg", "png"))
+    with matplotlib.rc_context(RC):
+        STUDIES[name].chart(table, meta).savefig(
+            tmp_path / "again.svg", format="svg", dpi=DPI, metadata={"Date": None}
+        )
+    assert (tmp_path / "again.svg").read_text() == (tmp_path / "svg-first.svg").read_text()
 
 
 def test_write_report_rejects_bad_format(tmp_path):

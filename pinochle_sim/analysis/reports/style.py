@@ -27,6 +27,7 @@ RC = {
     "axes.prop_cycle": matplotlib.cycler(color=PALETTE),
     "svg.fonttype": "none",
     "svg.hashsalt": "pinochle-sim",  # stable element ids: regenerated charts diff cleanly
+    "savefig.format": "png",  # the renderer a layout is worked out with (see save)
     "figure.autolayout": False,  # every figure chooses its layout engine itself
     "figure.constrained_layout.use": False,
 }
@@ -144,18 +145,21 @@ def fit_width(text: Any, smallest: int) -> None:
 def save(fig: Figure, path_stem: str, formats: tuple[str, ...] = ("png", "svg")) -> list[str]:
     """Write ``path_stem.png`` / ``.svg``; returns the paths.
 
-    The layout is worked out once, before the first format, and then switched off: every format
-    shows the same layout, and each is drawn once (with a layout engine on, ``savefig`` draws a
-    figure twice, the first time only to lay it out: a third of a chart's time)."""
+    The layout is worked out once, for the first format, and then switched off: every format
+    shows the same layout, and each after the first is drawn once. With a layout engine on,
+    ``savefig`` draws a figure twice, the first time only to lay it out (a third of a chart's
+    time); where the first format is PNG, the layout is worked out here instead, with the PNG
+    renderer, as ``savefig`` would (the same bytes), and the PNG too is drawn once."""
     out = []
     with matplotlib.rc_context(RC):
         engine = fig.get_layout_engine()
-        if engine is not None:
-            engine.execute(fig)
+        if engine is not None and formats[:1] == ("png",):
+            engine.execute(fig)  # the renderer of savefig.format (RC: png)
             fig.set_layout_engine(None)  # RC keeps the user's rc from choosing another
         for fmt in formats:
             p = f"{path_stem}.{fmt}"
             meta = {"Date": None} if fmt in ("svg", "pdf") else {}  # reproducible files
             fig.savefig(p, format=fmt, dpi=DPI, metadata=meta)
+            fig.set_layout_engine(None)
             out.append(p)
     return out
