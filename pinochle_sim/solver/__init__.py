@@ -26,7 +26,7 @@ import numpy as np
 
 from pinochle_sim.core.cards import Face, card_name
 from pinochle_sim.rules.arrays import rule_array
-from pinochle_sim.solver.driver import UNLIMITED, dd_best, dd_bounds
+from pinochle_sim.solver.driver import UNLIMITED, dd_best, dd_bounds, dd_card_value
 from pinochle_sim.solver.position import Position, Seat, position_request
 from pinochle_sim.solver.workspace import H_NODES, new_table, pack_trick
 
@@ -166,21 +166,14 @@ def solve(
     tt = solver_table() if table is None else table
     clock = _Clock(time_limit)
     nodes0 = int(tt[H_NODES])
-    lo, hi = clock.bounds(position, mask, tt)
     maxing = position.to_move in seats
-    moves = []
-    for f in position.legal():
-        child, won_by, pts = position.play(f)
-        got = pts if won_by in seats else 0
-        # no card beats the best one: that bounds the others' values from one side
-        start_lo, start_hi = (0, hi - got) if maxing else (max(0, lo - got), UNLIMITED)
-        if child is None:
-            clo = chi = 0
-        elif clock.left() > 0:
-            clo, chi = clock.bounds(child, mask, tt, start_lo, start_hi)
-        else:
-            clo, chi = start_lo, min(start_hi, child.points_left())
-        moves.append(MoveValue(f, got + clo if clo == chi else None, got + clo, got + chi))
+    if time_limit is None and position.legal():
+        moves = _exact_moves(position, mask, tt)
+        values = [m.lower for m in moves]
+        lo = hi = max(values) if maxing else min(values)
+    else:
+        lo, hi = clock.bounds(position, mask, tt)
+        moves = _bounded_moves(position, mask, tt, clock, maxing, lo, hi)
     exact = lo == hi and all(m.value is not None for m in moves)
     line: list[Face] = []
     if exact:
@@ -200,6 +193,45 @@ def solve(
         seconds=clock.elapsed(),
         points_left=position.points_left(),
     )
+
+
+def _exact_moves(position: Position, mask: int, tt: np.ndarray) -> list[MoveValue]:
+    """Every distinct legal card's exact value, each card's tests starting at the value of the
+    card before it (siblings often tie); the position's value is the best of them, so it needs
+    no search of its own (17% fewer nodes for ``solve --seed S --hand N``)."""
+    ra = rule_array(position.rules)
+    a = _args(position)
+    seats = [s for s in range(4) if (mask >> s) & 1]
+    moves = []
+    last = -1
+    for f in position.legal():
+        child, won_by, pts = position.play(f)
+        got = pts if won_by in seats else 0
+        v = got if child is None else dd_card_value(*a, ra, mask, tt, f, got, UNLIMITED, last)
+        moves.append(MoveValue(f, v, v, v))
+        last = v
+    return moves
+
+
+def _bounded_moves(
+    position: Position, mask: int, tt: np.ndarray, clock: _Clock, maxing: bool, lo: int, hi: int
+) -> list[MoveValue]:
+    """Every distinct legal card's value, or its proven bounds where the clock ran out."""
+    seats = [s for s in range(4) if (mask >> s) & 1]
+    moves = []
+    for f in position.legal():
+        child, won_by, pts = position.play(f)
+        got = pts if won_by in seats else 0
+        # no card beats the best one: that bounds the others' values from one side
+        start_lo, start_hi = (0, hi - got) if maxing else (max(0, lo - got), UNLIMITED)
+        if child is None:
+            clo = chi = 0
+        elif clock.left() > 0:
+            clo, chi = clock.bounds(child, mask, tt, start_lo, start_hi)
+        else:
+            clo, chi = start_lo, min(start_hi, child.points_left())
+        moves.append(MoveValue(f, got + clo if clo == chi else None, got + clo, got + chi))
+    return moves
 
 
 def _line(position: Position, mask: int, tt: np.ndarray) -> list[Face]:
