@@ -164,6 +164,40 @@ def _next_seat(tt: np.ndarray, seat: int) -> int:
 
 
 @jit
+def _forced(tt: np.ndarray, leader: int, sm: int) -> int:
+    """The fewest points the other seats must add to a trick the leader leads in side suit
+    ``sm`` (follow rules): a seat holding the suit plays one of its cards of it, a seat holding
+    neither the suit nor trumps any card; a seat void in the suit but holding trumps adds
+    nothing here (its trump may be counted by :func:`_sure_trumps`)."""
+    trump = tt[H_CTX + CX_TRUMP]
+    tm = SUIT_MASK[trump]
+    total = 0
+    for s in range(tt[H_CTX + CX_PLAYERS]):
+        if s == leader:
+            continue
+        h = tt[H_HANDS + s] & PLANE
+        if h & sm:
+            total += _least(tt, h & sm)
+        elif not h & tm:
+            total += _least(tt, h)
+    return total
+
+
+@jit
+def _least(tt: np.ndarray, faces: int) -> int:
+    """The fewest points of a face in ``faces`` (0 when there is none)."""
+    least = -1
+    m = faces
+    while m:
+        f = lowest_bit_index(m)
+        m ^= 1 << f
+        p = _pts(tt, f)
+        if least < 0 or p < least:
+            least = p
+    return max(least, 0)
+
+
+@jit
 def _sure_lead(tt: np.ndarray, leader: int) -> int:
     """Points the leader is sure to take in side suits (trumps are :func:`_sure_trumps`'):
     the better of one sure winner (nobody holds a higher card of its suit, no opponent can
@@ -209,7 +243,7 @@ def _sure_lead(tt: np.ndarray, leader: int) -> int:
                     rounds = min(rounds, length if follow else 0)
         top = highest_bit_index(own & sm)
         if single and top >= opp_top:
-            best = max(best, _pts(tt, top))
+            best = max(best, _pts(tt, top) + (_forced(tt, leader, sm) if follow else 0))
         # the run: the leader's cards of the suit from the top, each copy a round
         m = own & sm
         taken = 0
