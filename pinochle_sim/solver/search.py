@@ -93,10 +93,19 @@ searches more. For many deals in parallel, 2**20 a thread (:func:`new_tables`).
 
 Tried and dropped (no fewer nodes, or more): table entries inside the trick (after 1-3
 cards: under 1% fewer nodes, slower), the history heuristic and killer moves (16-480% more
-nodes), a one-trick minimax to order leads (+2% nodes in partnership, -5% in three-hand, at
+nodes), sure trumps' bounds inside a trick with no trump on the table (20 deals of 10 cards:
+77.36M -> 77.34M nodes, 4% slower), a one-trick minimax to order leads (+2% nodes in partnership, -5% in three-hand, at
 twice the cost per lead), 4-way buckets replacing the shallowest entry (+2%), prefetching
 the bucket before the bounds are worked out (no faster), a driver that tests at the edge of
 the interval once it is narrow (no fewer nodes than the binary search).
+
+Where the nodes go (full partnership deal of seed 0 hand 6, value 80; its two tests at the
+value, 30.0M and 21.4M nodes, are the whole solve although the first guess was exact): the
+first move cuts off at 88% of the cut nodes at trick boundaries and at 96% inside tricks; the
+nodes peak at 3 to 5 tricks left of 12; of the table look-ups, 89% find no entry and 11% an
+entry that does not settle the node (all that an exact-value table for small endgames could
+settle). The ordering and the first guess leave little to gain: what is missing is entries
+that more positions share.
 
 Partition search, tried and dropped: entries that hold for every position differing only in
 which seat holds which cards of the lowest run of equal points (9, J, Q where they score
