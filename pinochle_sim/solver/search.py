@@ -94,10 +94,11 @@ searches more. For many deals in parallel, 2**20 a thread (:func:`new_tables`).
 Tried and dropped (no fewer nodes, or more): table entries inside the trick (after 1-3
 cards: under 1% fewer nodes, slower), the history heuristic and killer moves (16-480% more
 nodes), sure trumps' bounds inside a trick with no trump on the table (20 deals of 10 cards:
-77.36M -> 77.34M nodes, 4% slower), a one-trick minimax to order leads (+2% nodes in partnership, -5% in three-hand, at
-twice the cost per lead), 4-way buckets replacing the shallowest entry (+2%), prefetching
-the bucket before the bounds are worked out (no faster), a driver that tests at the edge of
-the interval once it is narrow (no fewer nodes than the binary search).
+77.36M -> 77.34M nodes, 4% slower), a one-trick minimax to order leads (+2% nodes in
+partnership, -5% in three-hand, at twice the cost per lead), 4-way buckets replacing the
+shallowest entry (+2%), prefetching the bucket before the bounds are worked out (no faster), a
+driver that tests at the edge of the interval once it is narrow (no fewer nodes than the
+binary search).
 
 Where the nodes go (full partnership deal of seed 0 hand 6, value 80; its two tests at the
 value, 30.0M and 21.4M nodes, are the whole solve although the first guess was exact): the
