@@ -357,7 +357,7 @@ def test_chart_renders_png_and_svg(name, real, games_run, tmp_path):
         again.savefig(tmp_path / "again.png", format="png", dpi=DPI)
     assert (tmp_path / "again.png").read_bytes() == Path(paths[0]).read_bytes()
     # SVG first: laid out by savefig with the SVG renderer, as matplotlib does
-    save(STUDIES[name].chart(table, meta), str(tmp_path / "svg-first"), ("svg", "png"))
+    save(STUDIES[name].chart(table, meta), str(tmp_path / "svg-first"), ("svg",))
     with matplotlib.rc_context(RC):
         STUDIES[name].chart(table, meta).savefig(
             tmp_path / "again.svg", format="svg", dpi=DPI, metadata={"Date": None}
