@@ -144,3 +144,22 @@ def test_chart_workers_leave_ctrl_c_to_the_report() -> None:
         assert got == signal.SIG_IGN
     finally:
         charts.close()
+
+
+@pytest.mark.parametrize("threads", ["2", "1"])
+def test_a_damaged_part_met_by_a_report_worker_is_one_line(tmp_path, threads):
+    """A part file that cannot be read stops the report with one line naming it and the
+    remedy, whether a worker process met it (two workers) or this process (one): no traceback,
+    no report.md."""
+    out = tmp_path / "run"
+    run(3000, seed=6, out=str(out), part_size=1024)
+    part = sorted(out.glob("part-*.parquet"))[1]
+    part.write_bytes(part.read_bytes()[:2000])  # truncated: no Parquet footer
+    rep = tmp_path / "rep"
+    r = CliRunner().invoke(
+        main, ["report", str(out), "--out", str(rep), "--format", "svg", "--threads", threads]
+    )
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    last = r.output.strip().splitlines()[-1]
+    assert last.startswith(f"Error: cannot read {str(part)!r}") and "--resume" in last, last
+    assert not (rep / "report.md").exists()
