@@ -163,3 +163,43 @@ def test_a_damaged_part_met_by_a_report_worker_is_one_line(tmp_path, threads):
     last = r.output.strip().splitlines()[-1]
     assert last.startswith(f"Error: cannot read {str(part)!r}") and "--resume" in last, last
     assert not (rep / "report.md").exists()
+
+
+def _killed(*args, **kwargs):
+    import os
+
+    os._exit(3)  # a worker killed outright (out of memory, say)
+
+
+def _unreceivable(*args, **kwargs):
+    from pinochle_sim.analysis.reports.selfcheck import SelfCheckError
+
+    raise SelfCheckError("boom", "p")  # pickles, but its class takes two arguments
+
+
+@pytest.mark.parametrize(
+    ("fault", "message"),
+    [
+        (_killed, "a report worker process ended before its work was done"),
+        (_unreceivable, "a report worker stopped: SelfCheckError: boom"),
+    ],
+)
+def test_a_report_worker_that_dies_or_fails_oddly_is_an_error_not_a_wait(
+    tmp_path, monkeypatch, fault, message
+):
+    """A multiprocessing pool says nothing of a worker that is gone, and an exception that does
+    not unpickle kills its result thread: either would leave the report waiting forever. Both
+    are a one-line error (where the report shares its work out among processes)."""
+    import pinochle_sim.analysis.reports.report as report_module
+
+    out = tmp_path / "run"
+    run(1000, seed=7, out=str(out))
+    monkeypatch.setattr(report_module, "answer", fault)
+    workers = report_module._Workers({}, tmp_path, ("svg",), 2, None)
+    forks = workers.pool is not None
+    workers.close()
+    if not forks:
+        pytest.skip("no worker processes on this system: the report runs in one process")
+    with pytest.raises(ValueError, match=message):
+        write_report(out, tmp_path / "rep", ("svg",), threads=2)
+    assert not (tmp_path / "rep" / "report.md").exists()

@@ -1,17 +1,21 @@
 """A publishable report of a run: every chart (PNG/SVG), every table (CSV) and ``report.md``.
 
-Where the system forks, a report's work is shared out among worker processes: each answers a
-share of the studies, reading the run part by part for the columns of its share, and then
-draws charts, whichever study's table is ready (:class:`_Workers`). A process is not held back
+On Linux, where forking is safe, a report's work is shared out among worker processes: each
+answers a share of the studies, reading the run part by part for the columns of its share, and
+then draws charts, whichever study's table is ready (:class:`_Workers`). A process is not held back
 by another's Python as threads are: the questions' loops and matplotlib both hold the GIL much
 of the time."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import multiprocessing
 import os
+import pickle
 import queue
 import signal
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -48,7 +52,7 @@ def write_report(
     """Write charts, CSV tables and ``report.md`` for a run into ``out``; returns report.md.
 
     ``threads`` (default: every core numba may use) is how many share out the work: worker
-    processes where the system forks (each answers a share of the studies, then draws charts;
+    processes on Linux (each answers a share of the studies, then draws charts;
     see the module docstring), else threads that answer the questions while this process draws
     each chart as its table is ready.
 
@@ -158,18 +162,41 @@ def _workers(threads: int | None) -> int:
     return threads
 
 
+def _worker_task(task: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``task`` as a worker process runs it: whatever stops it reaches the report's process as
+    an error it can receive (:func:`_portable`)."""
+
+    @functools.wraps(task)
+    def run(job: Any) -> Any:
+        try:
+            return task(job)
+        except BaseException as e:
+            raise _portable(e) from None
+
+    return run
+
+
+def _portable(e: BaseException) -> Exception:
+    """``e`` where it comes back through a pickle as it went, else a ValueError with its text:
+    a pool's worker dies of anything but an ``Exception``, and an exception whose class takes
+    other arguments kills the pool's result thread when it is unpickled; either way the report
+    would wait forever."""
+    if isinstance(e, Exception):
+        with contextlib.suppress(Exception):
+            pickle.loads(pickle.dumps(e))
+            return e
+    return ValueError(f"a report worker stopped: {type(e).__name__}: {e}")
+
+
+@_worker_task
 def _answer_share(job: tuple[Data, tuple[str, ...], Ruleset]) -> list[pd.DataFrame]:
     """The tables of some of a report's studies, in order (in a worker process, which reads the
     run part by part for their columns alone)."""
     data, names, rules = job
-    try:
-        return answer(data, [STUDIES[name].ask(rules) for name in names])
-    except Exception:
-        raise
-    except BaseException as e:  # a pool's worker would die of it, and the report wait forever
-        raise RuntimeError(f"a report worker stopped: {type(e).__name__}") from None
+    return answer(data, [STUDIES[name].ask(rules) for name in names])
 
 
+@_worker_task
 def _draw_one(job: tuple[str, pd.DataFrame, dict[str, Any], str, tuple[str, ...]]) -> str:
     """Draw and save one study's chart (in this process or a worker); returns its name."""
     name, table, meta, stem, formats = job
@@ -183,9 +210,15 @@ def _ignore_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+WORKER_LOST = (
+    "a report worker process ended before its work was done (out of memory, or killed); "
+    "run the report again, or with --threads 1"
+)
+
+
 class _Workers:
     """A report's worker processes, forked before anything is read (with more than one worker,
-    where the system forks). Each first answers a share of the studies (:func:`share`, by the
+    on Linux). Each first answers a share of the studies (:func:`share`, by the
     columns they read), then draws charts in the order their tables come in; one that finishes
     its share early draws the other's charts. They ignore Ctrl-C (:func:`_ignore_ctrl_c`): the
     report's process takes it and stops them. Without workers (or for a DataFrame, which is in
@@ -204,8 +237,11 @@ class _Workers:
         self.workers = workers
         self.pending: list[Any] = []
         self.pool = None
-        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        self.pids: set[int] = set()
+        if workers > 1 and sys.platform == "linux":  # fork is safe there (not on macOS)
+            before = {p.pid for p in multiprocessing.active_children()}
             self.pool = multiprocessing.get_context("fork").Pool(workers, _ignore_ctrl_c)
+            self.pids = {p.pid for p in multiprocessing.active_children()} - before
 
     def answer(self, data: Data, names: list[str], rules: Ruleset) -> list[pd.DataFrame]:
         """The studies' tables, in order; each one's chart is asked for as its table comes."""
@@ -224,7 +260,7 @@ class _Workers:
             )
         tables: list[pd.DataFrame] = [pd.DataFrame()] * len(names)
         for _ in shares:
-            indices, got = _next(done)
+            indices, got = self._next(done)
             if indices is None:
                 raise got  # a worker's error (a damaged part, say), told as it was raised
             for i, table in zip(indices, got, strict=True):
@@ -244,24 +280,32 @@ class _Workers:
     def wait(self) -> None:
         """Wait for every chart asked for (one that failed raises here)."""
         for result in self.pending:
+            while not result.ready():
+                result.wait(0.1)
+                self._check()
             name = result.get()
             if self.progress:
                 self.progress(name)
         self.pending.clear()
 
+    def _next(self, done: queue.SimpleQueue[Any]) -> Any:
+        """The next item of ``done``, waited for in short steps: Ctrl-C is taken at once, and
+        a worker that is gone (a pool does not say so) is an error, not a wait forever."""
+        while True:
+            try:
+                return done.get(timeout=0.1)
+            except queue.Empty:
+                self._check()
+
+    def _check(self) -> None:
+        """A one-line error if a worker process has ended (they end only when closed)."""
+        if not self.pids <= {p.pid for p in multiprocessing.active_children()}:
+            raise ValueError(WORKER_LOST)
+
     def close(self) -> None:
         if self.pool is not None:
             self.pool.terminate()
             self.pool.join()
-
-
-def _next(done: queue.SimpleQueue[Any]) -> Any:
-    """The next item of ``done``, waited for in short steps (so that Ctrl-C is taken at once)."""
-    while True:
-        try:
-            return done.get(timeout=0.1)
-        except queue.Empty:
-            continue
 
 
 def _partial_refusal(data: Data, ext: Extent) -> str:

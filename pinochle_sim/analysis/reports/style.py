@@ -3,6 +3,7 @@ fonts, a title and a provenance subtitle. Figures are built without pyplot (no g
 
 from __future__ import annotations
 
+import contextlib
 import textwrap
 from typing import Any
 
@@ -28,6 +29,12 @@ RC = {
     "svg.fonttype": "none",
     "svg.hashsalt": "pinochle-sim",  # stable element ids: regenerated charts diff cleanly
     "savefig.format": "png",  # the renderer a layout is worked out with (see save)
+    "savefig.bbox": None,  # the whole 1600x900 figure, opaque, whatever the user's rc says
+    "savefig.transparent": False,
+    "savefig.facecolor": "auto",
+    "savefig.edgecolor": "auto",
+    "figure.facecolor": "white",
+    "figure.edgecolor": "white",
     "figure.autolayout": False,  # every figure chooses its layout engine itself
     "figure.constrained_layout.use": False,
 }
@@ -142,24 +149,29 @@ def fit_width(text: Any, smallest: int) -> None:
             text.set_fontsize(text.get_fontsize() - 1)
 
 
+METADATA = {"png": {}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
+"""What each format is saved with: no date, so that a chart drawn again is the same file."""
+
+
 def save(fig: Figure, path_stem: str, formats: tuple[str, ...] = ("png", "svg")) -> list[str]:
     """Write ``path_stem.png`` / ``.svg``; returns the paths.
 
     The layout is worked out once, for the first format, and then switched off: every format
     shows the same layout, and each after the first is drawn once. With a layout engine on,
     ``savefig`` draws a figure twice, the first time only to lay it out (a third of a chart's
-    time); where the first format is PNG, the layout is worked out here instead, with the PNG
-    renderer, as ``savefig`` would (the same bytes), and the PNG too is drawn once."""
+    time); where the first format is PNG (and the figure has axes, at :data:`DPI`), the layout
+    is worked out here instead, with the PNG renderer, as ``savefig`` would (the same bytes),
+    and the PNG too is drawn once."""
     out = []
     with matplotlib.rc_context(RC):
         engine = fig.get_layout_engine()
-        if engine is not None and formats[:1] == ("png",):
-            engine.execute(fig)  # the renderer of savefig.format (RC: png)
+        if engine is not None and formats and formats[0] == "png" and fig.axes and fig.dpi == DPI:
+            with contextlib.suppress(ValueError):  # as Figure.draw: a layout that cannot fit
+                engine.execute(fig)  # the renderer of savefig.format (RC: png)
             fig.set_layout_engine(None)  # RC keeps the user's rc from choosing another
         for fmt in formats:
             p = f"{path_stem}.{fmt}"
-            meta = {"Date": None} if fmt in ("svg", "pdf") else {}  # reproducible files
-            fig.savefig(p, format=fmt, dpi=DPI, metadata=meta)
+            fig.savefig(p, format=fmt, dpi=DPI, metadata=METADATA.get(fmt, {}))
             fig.set_layout_engine(None)
             out.append(p)
     return out
