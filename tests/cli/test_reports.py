@@ -204,3 +204,21 @@ def test_a_report_worker_that_dies_or_fails_oddly_is_an_error_not_a_wait(
     with pytest.raises(ValueError, match=message):
         write_report(out, tmp_path / "rep", ("svg",), threads=2)
     assert not (tmp_path / "rep" / "report.md").exists()
+
+
+def test_ctrl_c_while_this_process_draws_a_chart_is_the_interrupt(tmp_path, monkeypatch):
+    """With --threads 1 the charts are drawn in the report's own process: Ctrl-C there is the
+    interrupt's one line (only a worker process turns what stops it into an error)."""
+    import pinochle_sim.analysis.reports.report as report_module
+
+    out = tmp_path / "run"
+    run(1000, seed=8, out=str(out))
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report_module, "save", interrupted)
+    rep = tmp_path / "rep"
+    r = CliRunner().invoke(main, ["report", str(out), "--out", str(rep), "--threads", "1"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.output.strip().splitlines()[-1].startswith("Error: interrupted: the report in")

@@ -9,7 +9,6 @@ of the time."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import multiprocessing
 import os
 import pickle
@@ -162,18 +161,14 @@ def _workers(threads: int | None) -> int:
     return threads
 
 
-def _worker_task(task: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """``task`` as a worker process runs it: whatever stops it reaches the report's process as
-    an error it can receive (:func:`_portable`)."""
-
-    @functools.wraps(task)
-    def run(job: Any) -> Any:
-        try:
-            return task(job)
-        except BaseException as e:
-            raise _portable(e) from None
-
-    return run
+def _in_worker(job: tuple[Callable[[Any], Any], Any]) -> Any:
+    """``task(arg)`` in a worker process: whatever stops it reaches the report's process as an
+    error it can receive (:func:`_portable`)."""
+    task, arg = job
+    try:
+        return task(arg)
+    except BaseException as e:
+        raise _portable(e) from None
 
 
 def _portable(e: BaseException) -> Exception:
@@ -188,7 +183,6 @@ def _portable(e: BaseException) -> Exception:
     return ValueError(f"a report worker stopped: {type(e).__name__}: {e}")
 
 
-@_worker_task
 def _answer_share(job: tuple[Data, tuple[str, ...], Ruleset]) -> list[pd.DataFrame]:
     """The tables of some of a report's studies, in order (in a worker process, which reads the
     run part by part for their columns alone)."""
@@ -196,7 +190,6 @@ def _answer_share(job: tuple[Data, tuple[str, ...], Ruleset]) -> list[pd.DataFra
     return answer(data, [STUDIES[name].ask(rules) for name in names])
 
 
-@_worker_task
 def _draw_one(job: tuple[str, pd.DataFrame, dict[str, Any], str, tuple[str, ...]]) -> str:
     """Draw and save one study's chart (in this process or a worker); returns its name."""
     name, table, meta, stem, formats = job
@@ -253,8 +246,8 @@ class _Workers:
         shares = share(asks, self.workers)
         for s in shares:
             self.pool.apply_async(
-                _answer_share,
-                ((data, tuple(names[i] for i in s), rules),),
+                _in_worker,
+                ((_answer_share, (data, tuple(names[i] for i in s), rules)),),
                 callback=lambda got, s=s: done.put((s, got)),
                 error_callback=lambda e: done.put((None, e)),
             )
@@ -275,7 +268,7 @@ class _Workers:
             if self.progress:
                 self.progress(name)
         else:
-            self.pending.append(self.pool.apply_async(_draw_one, (job,)))
+            self.pending.append(self.pool.apply_async(_in_worker, ((_draw_one, job),)))
 
     def wait(self) -> None:
         """Wait for every chart asked for (one that failed raises here)."""
