@@ -15,7 +15,7 @@ does not change, so the ``counting`` figures pair each hand of a ``--dd`` run wi
 deal played by ``counting`` bots (simulated here, no solving; the script checks the deals,
 auctions and passes are the same).
 
-Solving is slow (a partnership deal takes about 3 s on one thread of a loaded 2-core machine):
+Solving is slow (a partnership deal takes about 2 s on one thread, on average):
 ``python experiments/solver_studies.py`` makes every run to the end (hours);
 ``--available`` writes the studies from the parts already solved (a partial run: the READMEs
 say how many hands); ``--redraw`` only draws the charts again from the stored tables. Run

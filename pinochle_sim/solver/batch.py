@@ -25,6 +25,7 @@ array([21])
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -36,8 +37,28 @@ from pinochle_sim.core.jit import jit
 from pinochle_sim.solver.driver import dd_solve
 from pinochle_sim.solver.workspace import H_STOP, new_table
 
-DEFAULT_BITS = 19
-"""Table buckets (log2) per thread: 2**19 buckets are 32 MB."""
+DEFAULT_BITS = 21
+"""Table buckets (log2) per thread: 2**21 buckets are 128 MB, the most a thread's table may
+take. Full partnership deals (hands 0..199 of seed 0, one thread, a fresh table a deal): 2**19
+buckets (32 MB) 533 s in all, max 102 s; 2**21 383 s, max 49.5 s (the same values; the median
+deal, 0.7 s, does not fill either table, the slow deals gain). :func:`fitting_bits` lowers it
+where the machine's memory is short."""
+MIN_BITS = 16
+MEMORY_SHARE = 4
+"""The tables of one batch, one a thread, take at most a quarter of the machine's memory."""
+
+
+def fitting_bits(bits: int, threads: int) -> int:
+    """``bits``, or fewer where ``threads`` tables of ``2**bits`` buckets (64 bytes each) would
+    take more than a quarter of the machine's memory (never under 2**16 buckets, 4 MB; as asked
+    where the memory cannot be read). A smaller table only costs time: every value is exact."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not offered by this system
+        return bits
+    while bits > MIN_BITS and threads * 64 * (1 << bits) * MEMORY_SHARE > memory:
+        bits -= 1
+    return bits
 
 
 @jit(entry=True)
@@ -108,7 +129,9 @@ def solve_positions(
     """The side's points from the current trick on, under perfect play, of every position
     (see the module docstring for the arguments; a single trump, side or trick serves every
     position). Runs on numba's current thread count, ``chunk`` positions at a time;
-    ``progress(k)`` is told, on the calling thread, of every ``k`` positions solved. Interrupted
+    ``progress(k)`` is told, on the calling thread, of every ``k`` positions solved; each thread
+    solves with a table of ``2**bits`` buckets (:func:`fitting_bits`: fewer where memory is
+    short). Interrupted
     (Ctrl-C on the calling thread, or :func:`stop_batches` from another), it stops every thread
     within about 10 ms of search and re-raises."""
     hands = np.ascontiguousarray(hands, dtype=np.int64)
@@ -143,6 +166,7 @@ def solve_positions(
 
     starts = range(0, n, chunk)
     workers = max(1, min(numba.get_num_threads(), len(starts)))
+    bits = fitting_bits(bits, workers)
     pool = ThreadPoolExecutor(max_workers=workers)
     stops = _stops[0]
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 
+import numba
 import numpy as np
 import pytest
 from numba import prange
@@ -16,7 +17,7 @@ from pinochle_sim.core.jit import pjit
 from pinochle_sim.rules import PRESETS
 from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.runs.inspect.solve import position_after, trick_play
-from pinochle_sim.solver import Position
+from pinochle_sim.solver import Position, batch
 from pinochle_sim.solver.batch import solve_block, solve_positions
 from pinochle_sim.solver.driver import dd_solve
 from pinochle_sim.solver.workspace import H_NODES, H_STOP, new_table, new_tables, pack_trick
@@ -124,3 +125,56 @@ def test_an_interrupted_batch_stops_its_threads_within_a_slice() -> None:
         solve_positions(ra, cards, leader, trump, side, trick, chunk=1, progress=interrupt)
     assert len(raised) == 1 and time.monotonic() - raised[0] < 2.0
     assert threading.active_count() == before
+
+
+def _memory(monkeypatch: pytest.MonkeyPatch, mib: int) -> None:
+    """The machine seems to have ``mib`` MiB of memory (4 KiB pages)."""
+    pages = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": mib * 256}
+    monkeypatch.setattr(batch.os, "sysconf", lambda name: pages[name])
+
+
+def test_tables_shrink_to_a_quarter_of_the_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a bucket is 64 bytes: 2**21 buckets are 128 MiB, and the tables may take a quarter
+    _memory(monkeypatch, 1024)  # 256 MiB for tables: two of 128 MiB, four of 64 MiB
+    assert batch.fitting_bits(21, 1) == 21
+    assert batch.fitting_bits(21, 2) == 21
+    assert batch.fitting_bits(21, 3) == 20  # 3 x 128 MiB > 256 MiB >= 3 x 64 MiB
+    assert batch.fitting_bits(21, 4) == 20
+    assert batch.fitting_bits(21, 5) == 19
+    assert batch.fitting_bits(18, 2) == 18  # never more than asked
+    _memory(monkeypatch, 64)  # 16 MiB for tables: even one of 2**16 (4 MiB) a thread is too many
+    assert batch.fitting_bits(21, 64) == batch.MIN_BITS == 16
+
+
+def test_tables_keep_their_size_where_the_memory_is_not_known(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def unknown(name: str) -> int:
+        raise ValueError(f"unrecognized configuration name {name}")
+
+    monkeypatch.setattr(batch.os, "sysconf", unknown)
+    assert batch.fitting_bits(21, 1000) == 21
+
+
+def test_a_batch_on_short_memory_solves_with_smaller_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The tables shrink; the values stay exact (the alpha-beta oracle's)."""
+    sizes: list[int] = []
+    real = batch.thread_table
+    monkeypatch.setattr(batch, "thread_table", lambda bits: sizes.append(bits) or real(bits))
+    _memory(monkeypatch, 100)  # 25 MiB for tables: one of 2**18 buckets (16 MiB) a thread
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        got = solve_positions(rule_array(PRESETS["partnership"]), *_batch_args(), chunk=1)
+    finally:
+        numba.set_num_threads(threads)
+    assert set(sizes) == {18}
+    for (p, side), v in zip(deal_positions("partnership", range(3), 4), got, strict=True):
+        assert proven(p, p.side_seats(side), int(v)) == v
+
+
+def _batch_args() -> tuple[np.ndarray, ...]:
+    cards, leader, trick, trump, side = _batch("partnership", range(3), left=4)
+    return cards, leader, trump, side, trick

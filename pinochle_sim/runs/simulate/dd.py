@@ -55,21 +55,23 @@ from pinochle_sim.policies import PolicySet
 from pinochle_sim.rules import Ruleset
 from pinochle_sim.rules.arrays import RA_SAVE
 from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands_array
-from pinochle_sim.solver.batch import solve_block, solve_positions
+from pinochle_sim.solver.batch import DEFAULT_BITS, solve_block, solve_positions
 from pinochle_sim.solver.workspace import new_table
 
 AUCTION_DD = ("dd_points", "dd_made")
 TWO_HAND_DD = ("dd_points_0", "dd_points_1")
 
-TABLE_BITS = {2: 16, 3: 19, 4: 19}
-"""Solver table buckets (log2) per thread, by seats: 2**19 buckets are 32 MB. Two-hand
-play-outs are small searches; 2**21 (the ``solve`` default, 128 MB) per thread would crowd the
-memory of a many-core machine for a few percent fewer nodes."""
+TABLE_BITS = {2: 16, 3: DEFAULT_BITS, 4: DEFAULT_BITS}
+"""Solver table buckets (log2) per thread, by seats. Full deals search large trees whose slowest
+deals fill a table: :data:`.batch.DEFAULT_BITS` (2**21, 128 MB; 28% less time than 2**19 over
+200 partnership deals), fewer where the machine's memory is short. Two-hand play-outs are small
+searches (2**16, 4 MB)."""
 
-SECONDS_PER_DEAL = {2: 0.03, 3: 120.0, 4: 3.0}
-"""Mean solve time of one deal on one thread (docs/speed.md has the measurements): the
-estimate before a ``--dd`` run uses these; on a machine shared with other work it is a lower
-bound."""
+SECONDS_PER_DEAL = {2: 0.03, 3: 6.0, 4: 2.0}
+"""Mean solve time of one deal of 12 cards a seat on one thread (scaled by the square of the
+hand size: three-hand's 15 cards take about 9 s), with :data:`TABLE_BITS`: 200 partnership
+deals took 383 s, 200 three-hand deals 1,759 s (docs/speed.md). The estimate before a ``--dd``
+run uses these; on a machine shared with other work it is a lower bound."""
 
 CHUNK = {2: 64, 3: 1, 4: 2}
 """Hands per chunk handed to a thread (progress is reported per chunk)."""
@@ -201,7 +203,7 @@ def dd_block(
     same ``seed``, ``dealer`` and deal constraints ``fx``). Runs on numba's current thread
     count; ``progress(k)`` is told of every ``k`` hands solved, from the calling thread."""
     r = inputs.rules
-    bits = TABLE_BITS.get(r.players, 19)
+    bits = TABLE_BITS.get(r.players, DEFAULT_BITS)
     chunk = CHUNK.get(r.players, 2)
     if not inputs.engine.has_auction:
         return _two_hand(inputs, seed, start, rec, dealer, fx, bits, chunk, progress)
