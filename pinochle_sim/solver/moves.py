@@ -181,10 +181,15 @@ def _later(
     return base, s
 
 
-@jit
+@jit(inline="always")
 def _emit(tt: np.ndarray, fb: int, n: int, faces: int, order: int) -> int:
     """Append ``faces`` to frame ``fb`` rank by rank in the context's ``order`` (a header slot
     holding 6 ranks, 4 bits each), suits in order within a rank; returns the new count."""
+    if faces & (faces - 1) == 0:  # none or one: no order to work out
+        if faces:
+            tt[fb + n] = lowest_bit_index(faces)
+            n += 1
+        return n
     ranks = tt[H_CTX + order]
     for i in range(6):
         r = (ranks >> (4 * i)) & 15
@@ -197,7 +202,7 @@ def _emit(tt: np.ndarray, fb: int, n: int, faces: int, order: int) -> int:
     return n
 
 
-@jit
+@jit(inline="always")
 def _gen(
     tt: np.ndarray, fb: int, seat: int, k: int, led: int, wf: int, ws: int, tbl: int, hint: int
 ) -> int:
@@ -216,4 +221,8 @@ def _gen(
         tt[H_CTX + CX_MUST_TRUMP] != 0,
         tt[H_CTX + CX_HEAD],
     )
-    return _order(tt, fb, _reps(tt, legal, own, occ), seat, k, led, wf, ws, hint)
+    moves = _reps(tt, legal, own, occ) if legal & (legal - 1) else legal
+    if moves and moves & (moves - 1) == 0:  # one move: nothing to order
+        tt[fb] = lowest_bit_index(moves)
+        return 1
+    return _order(tt, fb, moves, seat, k, led, wf, ws, hint)

@@ -30,7 +30,7 @@ TABLE_MIN_LEFT = 2
 """Positions with fewer tricks left are searched, not looked up (measured: cheaper)."""
 
 
-@jit
+@jit(inline="always")
 def _make_key(tt: np.ndarray, ko: int, leader: int) -> None:
     """Write the table key of the trick-boundary position in the header (hands) to ``ko``:
     the canonical hands (:data:`CANON`) packed in 3 words (see :data:`E_KEY`), the tag
@@ -96,7 +96,7 @@ def _real_face(tt: np.ndarray, c: int) -> int:
     return 6 * suit + r if r >= 0 else -1
 
 
-@jit
+@jit(inline="always")
 def _matches(tt: np.ndarray, e: int, ko: int) -> bool:
     return (
         tt[e] == tt[ko]
@@ -106,7 +106,7 @@ def _matches(tt: np.ndarray, e: int, ko: int) -> bool:
     )
 
 
-@jit
+@jit(inline="always")
 def _tt_find(tt: np.ndarray, ko: int) -> int:
     """Offset of the entry with the key at ``ko``, or -1."""
     b = tt[ko + 4]
