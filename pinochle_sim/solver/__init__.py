@@ -17,7 +17,6 @@ inside a trick.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -26,25 +25,18 @@ import numpy as np
 
 from pinochle_sim.core.cards import Face, card_name
 from pinochle_sim.rules.arrays import rule_array
+from pinochle_sim.solver.batch import DEFAULT_BITS, thread_table
 from pinochle_sim.solver.driver import UNLIMITED, dd_best, dd_bounds, dd_card_value
 from pinochle_sim.solver.position import Position, Seat, position_request
-from pinochle_sim.solver.workspace import H_NODES, new_table, pack_trick
+from pinochle_sim.solver.workspace import H_NODES, pack_trick
 
 __all__ = ["MoveValue", "Position", "SolveResult", "position_request", "solve", "solver_table"]
 
-DEFAULT_TABLE_BITS = 21
-"""Table buckets of the default work array: 2**21 (two entries each, 128 MB)."""
 
-_local = threading.local()
-
-
-def solver_table(bits: int = DEFAULT_TABLE_BITS) -> np.ndarray:
-    """This thread's reusable work array for :func:`solve` (created on first use)."""
-    tt = getattr(_local, "tables", {}).get(bits)
-    if tt is None:
-        tt = new_table(bits)
-        _local.tables = {**getattr(_local, "tables", {}), bits: tt}
-    return tt
+def solver_table(bits: int = DEFAULT_BITS) -> np.ndarray:
+    """This thread's reusable work array for :func:`solve` (created on first use; the one a
+    batch on this thread solves with, :func:`.batch.thread_table`)."""
+    return thread_table(bits)
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ import numpy as np
 
 from pinochle_sim.core.jit import jit
 from pinochle_sim.solver.driver import dd_solve
-from pinochle_sim.solver.workspace import H_STOP, new_table
+from pinochle_sim.solver.workspace import BUCKET, H_STOP, new_table
 
 DEFAULT_BITS = 21
 """Table buckets (log2) per thread: 2**21 buckets are 128 MB, the most a thread's table may
@@ -56,7 +56,7 @@ def fitting_bits(bits: int, threads: int) -> int:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):  # not offered by this system
         return bits
-    while bits > MIN_BITS and threads * 64 * (1 << bits) * MEMORY_SHARE > memory:
+    while bits > MIN_BITS and threads * 8 * BUCKET * (1 << bits) * MEMORY_SHARE > memory:
         bits -= 1
     return bits
 

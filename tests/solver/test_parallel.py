@@ -167,14 +167,11 @@ def test_a_batch_on_short_memory_solves_with_smaller_tables(
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        got = solve_positions(rule_array(PRESETS["partnership"]), *_batch_args(), chunk=1)
+        cards, leader, trick, trump, side = _batch("partnership", range(3), left=4)
+        ra = rule_array(PRESETS["partnership"])
+        got = solve_positions(ra, cards, leader, trump, side, trick, chunk=1)
     finally:
         numba.set_num_threads(threads)
     assert set(sizes) == {18}
     for (p, side), v in zip(deal_positions("partnership", range(3), 4), got, strict=True):
         assert proven(p, p.side_seats(side), int(v)) == v
-
-
-def _batch_args() -> tuple[np.ndarray, ...]:
-    cards, leader, trick, trump, side = _batch("partnership", range(3), left=4)
-    return cards, leader, trump, side, trick
