@@ -13,7 +13,9 @@ card's features. Parquet parts of ``--part`` deals each (``part-FIRST.parquet``)
 atomically, so ``--resume`` plays only the deals of missing parts; ``_provenance.json`` names the
 settings, the code version and the columns, and a resumed run must match it. ``--cluster ADDRESS``
 (or ``local:N``) runs the parts on a Dask cluster (the ``[cluster]`` extra); otherwise on
-``--processes`` local processes.
+``--processes`` local processes. ``--follow SPEC`` (a policy set, as ``compare`` takes it) plays
+the hands on with that policy's cards in every seat, ``pimc`` still valuing each decision: the
+positions a fast player meets, to train it on its own mistakes.
 """
 
 from __future__ import annotations
@@ -28,12 +30,17 @@ from pathlib import Path
 from _parts import open_folder, part_path, rows_in, write_part
 
 
-def play_part(rules: str, seed: int, worlds: int, from_trick: int, first: int, count: int) -> dict:
+def play_part(
+    rules: str, seed: int, worlds: int, from_trick: int, first: int, count: int, follow: str
+) -> dict:
     """Record deals ``first .. first + count - 1``: the part's columns and its CPU seconds."""
     from pinochle_sim.agents.distill import SearchRecorder
+    from pinochle_sim.policies.registry import parse_policy_spec
 
     c0 = time.process_time()
-    rec = SearchRecorder(rules, worlds, from_trick, seed)
+    rec = SearchRecorder(
+        rules, worlds, from_trick, seed, parse_policy_spec(follow)[1] if follow else None
+    )
     cols: dict[str, list] = {}
     for hand in range(first, first + count):
         for k, v in rec.record_hand(hand).items():
@@ -58,6 +65,9 @@ def main() -> None:
     ap.add_argument("--from-trick", type=int, default=7)
     ap.add_argument("--part", type=int, default=250, help="deals per part")
     ap.add_argument("--processes", type=int, default=os.cpu_count() or 1)
+    ap.add_argument(
+        "--follow", default="", help="play on with this policy set's cards (e.g. play=learned)"
+    )
     ap.add_argument("--cluster", default=None, help="Dask scheduler address, or local:N")
     ap.add_argument("--resume", action="store_true")
     a = ap.parse_args()
@@ -71,10 +81,18 @@ def main() -> None:
         sys.exit(f"error: {e}")
     if rules.min_bid <= 0 or not rules.bid_steps:  # no auction: pimc does not play there
         sys.exit(f"error: pimc plays only games with an auction, not {a.rules!r}")
+    if a.follow:
+        from pinochle_sim.policies.registry import parse_policy_spec
+
+        try:
+            parse_policy_spec(a.follow)
+        except ValueError as e:
+            sys.exit(f"error: --follow: {e}")
     out = Path(a.out)
     settings = {
         "rules": a.rules, "seed": a.seed, "first": a.first, "hands": a.hands,
         "worlds": a.worlds, "from_trick": a.from_trick, "part": a.part,
+        **({"follow": a.follow} if a.follow else {}),
     }  # fmt: skip
     from pinochle_sim.agents.distill import RECORD_COLUMNS
 
@@ -82,8 +100,8 @@ def main() -> None:
     open_folder(out, settings, a.resume, what, list(RECORD_COLUMNS))
     starts = range(a.first, a.first + a.hands, a.part)
     todo = [s for s in starts if not part_path(out, s).exists()]
-    jobs = [(a.rules, a.seed, a.worlds, a.from_trick, s, min(a.part, a.first + a.hands - s))
-            for s in todo]  # fmt: skip
+    jobs = [(a.rules, a.seed, a.worlds, a.from_trick, s, min(a.part, a.first + a.hands - s),
+             a.follow) for s in todo]  # fmt: skip
     print(f"{len(starts) - len(todo)} of {len(starts)} parts done; playing {len(jobs)}", flush=True)
     t0 = time.perf_counter()
     rows = cpu = 0.0

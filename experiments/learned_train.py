@@ -13,15 +13,21 @@ Leads and the other plays of a trick get a weights row each (fitted on their own
   its decision's cards, features centred the same way: the card that ``pimc`` values most gets
   the highest score when the fit is good;
 * ``choice``: a softmax over each decision's cards fitted by maximum likelihood to the card
-  ``pimc`` played (a conditional logit, Newton steps with a small ridge).
+  ``pimc`` played (a conditional logit, Newton steps with a small ridge);
+* ``pairs``: the regression with products of two features as well (those of
+  :data:`PAIR_FEATURES`, context with card), all fitted, then the ``--pairs`` products that
+  weigh most (weight times spread) fitted again with the features: still a few multiply-adds
+  a card in the kernel.
 
 For each, on the held-out deals: top-1 agreement with ``pimc``'s card, the share of decisions
 whose card is within 5 points of ``pimc``'s best value, and the mean points lost against it
 (``counting`` alongside, as the bar to beat). ``--write`` appends the better model (by points
 lost) and the other to ``pinochle_sim/policies/data/learned_play.json`` as the next versions,
 each with both candidates' figures and the data's provenance, the better one as the default
-(``--replace``: instead of the shipped models). Duplicate matches then decide which to play by
-default (``pinochle-sim compare play=learned,play.model=V play=counting``).
+(``--replace``: instead of the shipped models; ``--fit``: only the named fits; ``--margin``
+and ``--from-trick``: their default margin and first trick). Duplicate matches then decide
+which to play by default (``pinochle-sim compare play=learned,play.model=V play=counting``).
+Data recorded before a feature existed get it worked out again from the seat's recorded view.
 """
 
 from __future__ import annotations
@@ -35,10 +41,21 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pinochle_sim.policies.learned import DATA_FILE, FEATURES
+from pinochle_sim.agents.distill import STATE, features_from_states
+from pinochle_sim.policies.learned import DATA_FILE, FEATURES, MAX_PAIRS
 
 HELD_OUT = 9
 """Deals whose number ends in this digit are held out."""
+PAIR_FEATURES = (
+    "counting", "points", "trump", "rank", "takes", "may_take", "partner_takes",
+    "points_to_partner", "points_given", "boss", "ruffs", "suit_length", "suit_unseen",
+    "lowest_of_suit", "highest_of_suit", "both_copies",
+)  # fmt: skip
+"""The card's features whose products a pairs model may hold (with each other and with the
+context features: :data:`CONTEXT`)."""
+CONTEXT = ("tricks_left", "bidding_side", "plays_second", "plays_third", "plays_fourth")
+"""Features that are the same for every card of a decision: alone they rank nothing."""
+FITS = ("regression", "choice", "pairs")
 WITHIN = 5.0
 """'Within 5 points': in the rules' points (partnership: a counter is 10)."""
 
@@ -103,6 +120,52 @@ def fit_choice(
     return w / scale
 
 
+def pair_candidates(feats: list[str]) -> list[tuple[int, int]]:
+    """Index pairs of the products a pairs model may choose from."""
+    names = [f for f in (*PAIR_FEATURES, *CONTEXT) if f in feats]
+    return [
+        (feats.index(a), feats.index(b))
+        for n, a in enumerate(names)
+        for b in names[n + 1 :]
+        if not (a in CONTEXT and b in CONTEXT)
+    ]
+
+
+def products(x: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
+    if not pairs:
+        return np.zeros((len(x), 0))
+    i, j = np.array(pairs).T
+    return x[:, i] * x[:, j]
+
+
+def fit_pairs(
+    x: np.ndarray, y: np.ndarray, group: np.ndarray, ridge: float, keep: int
+) -> tuple[np.ndarray, list[tuple[int, int, float]]]:
+    """The regression on the features and every candidate product; then the ``keep``
+    products of the largest weight times spread, fitted again with the features."""
+    pairs = [p for p in pair_candidates(list(FEATURES)) if x[:, p[0]].any() and x[:, p[1]].any()]
+    z = products(x, pairs)
+    spread = z.std(axis=0)
+    pairs = [p for p, sd in zip(pairs, spread, strict=True) if sd > 0]
+    z = z[:, spread > 0]
+    w = fit_regression(np.hstack([x, z]), y, group, ridge)
+    weigh = np.abs(w[x.shape[1] :]) * z.std(axis=0)
+    chosen = sorted(np.argsort(-weigh)[: min(keep, MAX_PAIRS)].tolist())
+    kept = [pairs[c] for c in chosen]
+    w = fit_regression(np.hstack([x, z[:, chosen]]), y, group, ridge)
+    n = x.shape[1]
+    return w[:n], [(a, b, float(wp)) for (a, b), wp in zip(kept, w[n:], strict=True)]
+
+
+def scores(x: np.ndarray, model: tuple[np.ndarray, list]) -> np.ndarray:
+    """Each row's score under ``(weights, products)``."""
+    w, pairs = model
+    out = x @ w
+    for a, b, wp in pairs:
+        out += wp * x[:, a] * x[:, b]
+    return out
+
+
 def evaluate(scores: np.ndarray, data: pd.DataFrame) -> dict[str, float]:
     """Top-1 agreement with pimc, share within WITHIN points of pimc's best value, mean points
     lost against it, for the card of highest score in each decision."""
@@ -126,7 +189,15 @@ def main() -> None:
     ap.add_argument("--drop", action="append", default=[], help="a feature to leave out")
     ap.add_argument("--write", action="store_true", help="ship both fits as new versions")
     ap.add_argument("--replace", action="store_true", help="with --write: drop the shipped ones")
+    ap.add_argument("--fit", action="append", choices=FITS, help="write only these fits")
+    ap.add_argument("--pairs", type=int, default=60, help="products a pairs model keeps")
+    ap.add_argument("--margin", type=float, default=2.0, help="the written models' margin")
+    ap.add_argument(
+        "--from-trick", type=int, default=7, help="the written models' first trick (1..16)"
+    )
     a = ap.parse_args()
+    if not (0 <= a.pairs <= MAX_PAIRS and 1 <= a.from_trick <= 16 and a.margin >= 0):
+        sys.exit(f"error: --pairs 0..{MAX_PAIRS}, --from-trick 1..16, --margin 0 or more")
     t0 = time.perf_counter()
     data, provs = load(a.data)
     rules = {p["settings"]["rules"] for p in provs}
@@ -136,9 +207,15 @@ def main() -> None:
     unknown = sorted(set(a.drop) - set(feats))
     if unknown:
         sys.exit(f"error: no such features: {unknown}")
-    missing = [f for f in feats if f not in data.columns]
+    missing = [f for f in feats if f not in data.columns or data[f].isna().any()]
     if missing:
-        sys.exit(f"error: the data lack features {missing}: record them again")
+        if not set(STATE) <= set(data.columns):
+            sys.exit(f"error: the data lack features {missing} and the view to work them out")
+        print(f"working out {len(missing)} features the data lack from the recorded views")
+        again = features_from_states(data, sorted(rules)[0])
+        for f in missing:
+            data[f] = again[:, feats.index(f)]
+    data[feats] = data[feats].astype(np.int64)
     held = (data["hand"] % 10 == HELD_OUT).to_numpy()
     train, test = data[~held].copy(), data[held].copy()
     for part in (train, test):
@@ -154,28 +231,29 @@ def main() -> None:
     lead_tr = (train["n_played"] if "n_played" in train else train["decision"] % 4).to_numpy() == 0
     lead_te = (test["n_played"] if "n_played" in test else test["decision"] % 4).to_numpy() == 0
 
-    def fit(how: str, rows: np.ndarray) -> np.ndarray:
+    def fit(how: str, rows: np.ndarray) -> tuple[np.ndarray, list]:
         part = train[rows]
         x = x_tr[rows]
         g = part.groupby(["hand", "decision"], sort=False).ngroup().to_numpy()
         if how == "regression":
-            return fit_regression(x, part["value"].to_numpy(float), g, a.ridge)
-        return fit_choice(x, part["pimc_pick"].to_numpy(float), g, a.ridge)
+            return fit_regression(x, part["value"].to_numpy(float), g, a.ridge), []
+        if how == "pairs":
+            return fit_pairs(x, part["value"].to_numpy(float), g, a.ridge, a.pairs)
+        return fit_choice(x, part["pimc_pick"].to_numpy(float), g, a.ridge), []
 
-    candidates = {
-        how: {"lead": fit(how, lead_tr), "follow": fit(how, ~lead_tr)}
-        for how in ("regression", "choice")
-    }
+    candidates = {how: {"lead": fit(how, lead_tr), "follow": fit(how, ~lead_tr)} for how in FITS}
     results = {"counting": evaluate(test["counting_pick"].to_numpy(float), test)}
-    for name, w in candidates.items():
-        results[name] = evaluate(np.where(lead_te, x_te @ w["lead"], x_te @ w["follow"]), test)
+    for name, m in candidates.items():
+        results[name] = evaluate(
+            np.where(lead_te, scores(x_te, m["lead"]), scores(x_te, m["follow"])), test
+        )
         results[name + " (training deals)"] = evaluate(
-            np.where(lead_tr, x_tr @ w["lead"], x_tr @ w["follow"]), train
+            np.where(lead_tr, scores(x_tr, m["lead"]), scores(x_tr, m["follow"])), train
         )
         for role, rows in (("lead", lead_te), ("follow", ~lead_te)):
             part = test[rows].copy()
             part["group"] = part.groupby(["hand", "decision"], sort=False).ngroup()
-            results[f"{name}, {role}s"] = evaluate(x_te[rows] @ w[role], part)
+            results[f"{name}, {role}s"] = evaluate(scores(x_te[rows], m[role]), part)
             results[f"counting, {role}s"] = evaluate(part["counting_pick"].to_numpy(float), part)
     for name, r in results.items():
         print(f"{name:30s} top-1 {r['top1']:.3f}  within 5 points {r['within_5']:.3f}  "
@@ -186,13 +264,19 @@ def main() -> None:
         return
     shipped = json.loads(DATA_FILE.read_text())
     models = [] if a.replace else shipped["models"]
-    for name, w in candidates.items():
+    written = a.fit or list(FITS)
+    for name in written:
+        m = candidates[name]
         models.append({
             "version": len(models) + 1,
             "rules": sorted(rules)[0],
             "fit": name,
             "features": feats,
-            "weights": {role: [float(x) for x in w[role]] for role in ("lead", "follow")},
+            "weights": {role: [float(x) for x in m[role][0]] for role in ("lead", "follow")},
+            **({"pairs": {role: [list(p) for p in m[role][1]] for role in ("lead", "follow")}}
+               if name == "pairs" else {}),
+            "margin": a.margin,
+            "from_trick": a.from_trick,
             "provenance": {
                 "data": [{k: p[k] for k in ("settings", "commit", "engine_version")}
                          for p in provs],
@@ -200,13 +284,14 @@ def main() -> None:
                 "training_rows": len(train),
                 "held_out_results": {k: v for k, v in results.items() if "training" not in k},
                 "ridge": a.ridge,
+                **({"pairs_kept": a.pairs} if name == "pairs" else {}),
                 "script": "experiments/learned_train.py",
             },
         })  # fmt: skip
-        if name == best:
+        if name == best or (name == written[-1] and best not in written):
             default = len(models)
     DATA_FILE.write_text(json.dumps({"default": default, "models": models}, indent=1) + "\n")
-    print(f"wrote models {len(models) - len(candidates) + 1}..{len(models)} to {DATA_FILE} "
+    print(f"wrote models {len(models) - len(written) + 1}..{len(models)} to {DATA_FILE} "
           f"(default: {default}, the {best} fit)")  # fmt: skip
 
 

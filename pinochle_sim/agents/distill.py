@@ -12,6 +12,7 @@ with the card ``pimc`` plays, so the positions are those of ``pimc`` against its
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from pinochle_sim.agents.duplicate import deal_table
 from pinochle_sim.agents.players import DECISIONS, PolicyPlayer, seat_view, view_args
@@ -113,31 +114,65 @@ def features_from_state(row: dict, rules: str) -> np.ndarray:
     return out[:N_FEATURES]
 
 
+def features_from_states(frame: pd.DataFrame, rules: str) -> np.ndarray:
+    """:func:`features_from_state` for every row of ``frame`` (a row per row): the features of
+    a model newer than the data, worked out from what the seat knew."""
+    tr = table_rules(rules)
+    points = pack_points(tr.ra[RA_POINTS : RA_POINTS + 6])
+    state = frame[list(STATE)].to_numpy(dtype=np.int64)
+    seats = frame["seat"].to_numpy(dtype=np.int64)
+    ks = frame["n_played"].to_numpy(dtype=np.int64)
+    cards = frame["card"].to_numpy(dtype=np.int64)
+    out = np.zeros((len(frame), MAX_FEATURES), dtype=np.int64)
+    _features_of_rows(state, seats, ks, cards, tr.players, tr.partners, points, out)
+    return out[:, :N_FEATURES]
+
+
+@jit
+def _features_of_rows(
+    state: np.ndarray, seats: np.ndarray, ks: np.ndarray, cards: np.ndarray, players: int,
+    partners: bool, points: int, out: np.ndarray,
+) -> None:  # fmt: skip
+    for r in range(state.shape[0]):
+        _features_from_state(state[r], seats[r], ks[r], players, partners, points, cards[r],
+                             out[r])  # fmt: skip
+
+
 class SearchRecorder:
     """Plays deals with ``pimc`` (``worlds``, ``from_trick``) in every seat and records its
-    searched decisions (:meth:`record_hand`)."""
+    searched decisions (:meth:`record_hand`). With ``follow`` (a policy set), every seat
+    plays that policy's cards instead, while ``pimc`` still values each searched decision: the
+    positions are then those the fast player meets (training on them corrects its own
+    mistakes, as DAgger does)."""
 
-    def __init__(self, rules: str, worlds: int, from_trick: int, seed: int) -> None:
+    def __init__(
+        self, rules: str, worlds: int, from_trick: int, seed: int,
+        follow: PolicySet | None = None,
+    ) -> None:  # fmt: skip
         self.rules = rules
         self.worlds = worlds
         self.from_trick = from_trick
         self.seed = seed
         params = (("play.worlds", worlds), ("play.from_trick", from_trick))
         self.player = PolicyPlayer(PolicySet(play="pimc", params=params), seed=seed)
+        self.follow = PolicyPlayer(follow, seed=seed) if follow is not None else None
         self._feats = np.zeros((24, MAX_FEATURES), dtype=np.int64)
         self._sums = np.zeros(24, dtype=np.int64)
         self._state = np.zeros(len(STATE), dtype=np.int64)
 
     def record_hand(self, hand: int) -> dict[str, list[int | float]]:
         """Play deal ``hand`` of the recorder's seed; returns its records, column by column
-        (:data:`RECORD_COLUMNS`)."""
+        (:data:`RECORD_COLUMNS`). The hand goes on with ``pimc``'s card, or ``follow``'s."""
         out: dict[str, list[int | float]] = {c: [] for c in RECORD_COLUMNS}
         t = deal_table(self.rules, self.seed, hand)
         while t.phase != DONE:
             seat = t.current_player()
-            if t.phase == PLAY and self._searched(t, seat):
+            searched = t.phase == PLAY and self._searched(t, seat)
+            if searched:
                 action = self._record(t, seat, hand, out)
-            else:
+            if self.follow is not None:
+                action = self.follow.decide(t, seat, hand)
+            elif not searched:
                 action = self.player.decide(t, seat, hand)
             t.apply(action)
         return out
@@ -177,4 +212,5 @@ __all__ = [
     "STATE",
     "SearchRecorder",
     "features_from_state",
+    "features_from_states",
 ]

@@ -37,7 +37,7 @@ from pinochle_sim.policies import (
     solver_play,
 )
 from pinochle_sim.policies.bundle import PolicyBundle, policy_flag, policy_gate, policy_hook
-from pinochle_sim.policies.known import new_work, note_play, setup
+from pinochle_sim.policies.known import SCRATCH, new_work, note_play, setup
 from pinochle_sim.policies.slots import PP_PLAY_PARAMS
 from pinochle_sim.policies.view import PlayView
 
@@ -141,7 +141,8 @@ def play_card(
     """The face the seat of ``v`` plays (one of ``v.legal``): ``q`` holds the policy's
     :data:`PLAY_PARAMS` integer parameters in registry order (:func:`play_params`), ``rs`` is
     the hand's play stream, ``work`` the thread's work array with what the table knows
-    (:mod:`.known`; one unused word unless a policy of the bundle :func:`reads_table`)."""
+    (:mod:`.known`; only its scratch words unless a policy of the bundle
+    :func:`reads_table`)."""
     raise TypeError("a policy hook is called from jitted code only")
 
 
@@ -162,7 +163,7 @@ def reads_table(bundle: PolicyBundle) -> bool:
 
 @jit
 def _no_table() -> np.ndarray:
-    return np.zeros(1, dtype=np.int64)  # new_work(False), without compiling its other branch
+    return np.zeros(SCRATCH, dtype=np.int64)  # new_work(False), without its other branch
 
 
 @jit
@@ -173,7 +174,7 @@ def _table() -> np.ndarray:
 @policy_gate("play", "reads_table", _table, otherwise=_no_table)
 def work_array(bundle: PolicyBundle) -> np.ndarray:
     """A thread's work array (:func:`.known.new_work`): the table's when a policy of the
-    bundle :func:`reads_table`, else one unused word (and the table code is not compiled)."""
+    bundle :func:`reads_table`, else its scratch words only (the table code is not compiled)."""
     raise TypeError("a policy gate is called from jitted code only")
 
 

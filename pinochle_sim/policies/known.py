@@ -3,7 +3,8 @@
 
 Kept (by the engine and :func:`pinochle_sim.engines.trickplay.play_tricks`) only when a play
 policy of the run's bundle has the registry flag ``reads_table``; otherwise the work array is
-one unused word and no code below runs, so other policies' records are unchanged.
+only :data:`SCRATCH` words for a policy's own use while it decides a card, and no code below
+runs, so other policies' records are unchanged.
 
 What each seat knows, by rule (docs/rules.md sections 5, 6 and 7):
 
@@ -53,20 +54,31 @@ WORLDS_MAX = 1000
 """The most worlds a decision samples (``pimc``'s ``worlds``)."""
 W_WORLDS = W_SAMPLER + worlds.SCRATCH_SIZE  # WORLDS_MAX x WORLD_WORDS: each world's hands, values
 WORLD_WORDS = 6  # a world: its 4 hands, the leading card's value, a candidate's bound or value
-W_TABLE = W_WORLDS + WORLDS_MAX * WORLD_WORDS  # the solver's work array, to the end
+SCRATCH = 64
+"""Words of every work array that a play policy may use while it decides one card (``learned``
+keeps a card's features there): the whole array without a table, from :data:`W_SCRATCH` with
+one (:func:`scratch`)."""
+W_SCRATCH = W_WORLDS + WORLDS_MAX * WORLD_WORDS
+W_TABLE = W_SCRATCH + SCRATCH  # the solver's work array, to the end
 TABLE_BITS = 16
 """Solver table buckets per thread: 2**16 (4 MB); late positions are small."""
 
 
 @jit
 def new_work(active: bool) -> np.ndarray:
-    """The work array of one thread (made once per chunk of hands): one unused word unless
-    ``active`` (a ``reads_table`` policy plays)."""
+    """The work array of one thread (made once per chunk of hands): only the scratch words
+    unless ``active`` (a ``reads_table`` policy plays)."""
     if not active:
-        return np.zeros(1, dtype=np.int64)
+        return np.zeros(SCRATCH, dtype=np.int64)
     work = np.zeros(W_TABLE + table_words(TABLE_BITS), dtype=np.int64)
     init_table(work[W_TABLE:])
     return work
+
+
+@jit(inline="always")
+def scratch(work: np.ndarray) -> int:
+    """Where the :data:`SCRATCH` words of ``work`` start."""
+    return 0 if work.shape[0] == SCRATCH else W_SCRATCH
 
 
 @jit

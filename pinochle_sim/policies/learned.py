@@ -1,21 +1,24 @@
-"""The ``learned`` play policy: sampled-world search (``pimc``) distilled into a linear model
+"""The ``learned`` play policy: sampled-world search (``pimc``) distilled into a small model
 that plays at bot speed.
 
 From trick ``from_trick`` on, the seat scores each legal card by a weighted sum of the card's
 features (:data:`FEATURES`, worked out by :func:`card_features` from what the seat sees: its
-hand, the cards played, the card winning the trick, what each seat has shown) and plays the
-card with the highest score, unless ``counting``'s card scores within ``margin`` of it; before
-``from_trick``, and for leads unless ``leads`` is 1, it plays ``counting``. Equal scores go to
-the card with fewer points, then the lower rank, then the first suit (S, H, D, C). A seat with
-one legal card plays it.
+hand, the cards played, the card winning the trick, what each seat has shown), plus, in a
+*pairs* model, a weighted sum of products of two features (a card's features with each other
+and with the decision's context: the tricks left, the side, the place in the trick), and plays
+the card with the highest score, unless ``counting``'s card scores within ``margin`` of it;
+before ``from_trick``, and for leads unless ``leads`` is 1, it plays ``counting``. Equal
+scores go to the card with fewer points, then the lower rank, then the first suit (S, H, D,
+C). A seat with one legal card plays it.
 
 The weights were fitted by ``experiments/learned_train.py`` to the value ``pimc`` gives every
 legal card (its side's points from the trick on, averaged over sampled worlds solved double
 dummy) at decisions recorded by ``experiments/learned_data.py``. They are package data
 (``policies/data/learned_play.json``): per model version a weights row for leads and one for the
-other plays, with its provenance (the data's seeds, the fit, the held-out agreement with the
-search); the ``model`` parameter picks the version, so a new model is a new setting and leaves
-every other policy's records alone.
+other plays, a pairs model's products (feature indices and weight) for each, the model's own
+``margin`` and ``from_trick`` (the parameters' defaults play them), and its provenance (the
+data's seeds, the fit, the held-out agreement with the search); the ``model`` parameter picks
+the version, so a new model is a new setting and leaves every other policy's records alone.
 
 The features count a card's points on the partnership scale: the rules' best card is worth 10
 (joedog's counters, worth 1, count 10; the classic count's ace, 11, counts 10), so one model
@@ -27,7 +30,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -43,6 +46,7 @@ from pinochle_sim.core.tricks import (
     suit_of,
 )
 from pinochle_sim.policies.counting import _can_ruff, _counting_play, _safe
+from pinochle_sim.policies.known import scratch
 from pinochle_sim.policies.play import _unseen_faces, face_points, tie_key
 from pinochle_sim.policies.slots import (
     LEARNED_FROM_TRICK,
@@ -83,6 +87,11 @@ FEATURES = (
     "rank_if_takes",
     "tricks_left_if_trump",
     "leads_short_suit",
+    "tricks_left",
+    "bidding_side",
+    "plays_second",
+    "plays_third",
+    "plays_fourth",
 )
 """The features of one legal card, in the order of a model's weights (integers; points on the
 partnership scale, see the module's text):
@@ -101,49 +110,101 @@ partnership scale, see the module's text):
   side-suit lead the partner may ruff; ``leads_short_suit``: a side-suit lead from a single
   card or pair;
 * ``lowest_of_suit``, ``highest_of_suit``, ``both_copies``: the card within the seat's suit;
-* ``trumps_held_if_trump``, ``rank_if_takes``, ``tricks_left_if_trump``: interactions.
+* ``trumps_held_if_trump``, ``rank_if_takes``, ``tricks_left_if_trump``: interactions;
+* ``tricks_left`` (the current one included), ``bidding_side``, ``plays_second`` ..
+  ``plays_fourth``: the decision's context, the same for every card (they matter only in the
+  products of a pairs model, below).
 """
 N_FEATURES = len(FEATURES)
 MAX_FEATURES = 64
 """Room for features in a weights row."""
 MAX_FROM_TRICK = 16
-DEFAULT_FROM_TRICK = 7
-"""The first trick the model plays; the training data hold decisions from this trick on."""
-DEFAULT_MARGIN = 2
-"""Chosen by duplicate matches on seed 11 (results/strength/README.md)."""
+MODEL_FROM_TRICK = 0
+"""The ``from_trick`` parameter's default: each model's own first trick (:data:`FROM_TRICKS`;
+7, where the first models' training data begin, unless the model names another)."""
+MODEL_MARGIN = -1
+"""The ``margin`` parameter's default: each model's own (:data:`MARGINS`), chosen for it by
+duplicate matches on seed 11 (results/strength/README.md)."""
+MAX_PAIRS = 128
+"""Room for the products of a pairs model, per role."""
 
 
 ROLES = ("lead", "follow")
 """A model holds one weights row for leads and one for the other plays of a trick."""
 
 
-def _load(path: Path = DATA_FILE) -> tuple[np.ndarray, list[dict[str, Any]], int]:
-    """The weights (``[version - 1, role]``: a row per :data:`ROLES`), the models'
-    descriptions and the version played by default, from the package data."""
+class Shipped(NamedTuple):
+    """The shipped models as the kernels read them (``[version - 1, role]`` rows, a role per
+    :data:`ROLES`): the linear weights; a pairs model's products, feature indices ``(i, j)``
+    with their weights and how many; each model's default margin and first trick; the
+    descriptions and the version played by default."""
+
+    weights: np.ndarray
+    pair_index: np.ndarray
+    pair_weight: np.ndarray
+    n_pairs: np.ndarray
+    margins: np.ndarray
+    from_tricks: np.ndarray
+    models: list[dict[str, Any]]
+    default: int
+
+
+def _load(path: Path = DATA_FILE) -> Shipped:
+    """The models of the package data (:class:`Shipped`), checked: versions 1, 2, ..., the
+    features a prefix of :data:`FEATURES`, a weight a feature, products of known features."""
     data = json.loads(path.read_text())
     models = sorted(data["models"], key=lambda m: m["version"])
-    weights = np.zeros((max(1, len(models)), len(ROLES), MAX_FEATURES), dtype=np.float64)
+    n = max(1, len(models))
+    weights = np.zeros((n, len(ROLES), MAX_FEATURES), dtype=np.float64)
+    pair_index = np.zeros((n, len(ROLES), MAX_PAIRS, 2), dtype=np.int64)
+    pair_weight = np.zeros((n, len(ROLES), MAX_PAIRS), dtype=np.float64)
+    n_pairs = np.zeros((n, len(ROLES)), dtype=np.int64)
+    margins = np.zeros(n, dtype=np.float64)
+    from_tricks = np.full(n, 7, dtype=np.int64)
     for i, m in enumerate(models):
         if m["version"] != i + 1:
             raise ValueError(
                 f"{path.name}: model versions must run 1, 2, ... (found {m['version']})"
             )
-        if tuple(m["features"]) != FEATURES[: len(m["features"])]:
+        n_feats = len(m["features"])
+        if tuple(m["features"]) != FEATURES[:n_feats]:
             raise ValueError(f"{path.name}: model {m['version']} names other features")
+        margins[i] = float(m.get("margin", 2))
+        from_tricks[i] = int(m.get("from_trick", 7))
         for j, role in enumerate(ROLES):
             w = m["weights"][role]
-            if len(w) != len(m["features"]):
+            if len(w) != n_feats:
                 raise ValueError(f"{path.name}: model {m['version']} has one weight a feature")
             weights[i, j, : len(w)] = w
+            pairs = m.get("pairs", {}).get(role, [])
+            if len(pairs) > MAX_PAIRS or any(
+                not (0 <= a < n_feats and 0 <= b < n_feats) for a, b, _ in pairs
+            ):
+                raise ValueError(
+                    f"{path.name}: model {m['version']} has products of unknown features "
+                    f"or more than {MAX_PAIRS}"
+                )
+            for k, (a, b, pw) in enumerate(pairs):
+                pair_index[i, j, k] = (a, b)
+                pair_weight[i, j, k] = pw
+            n_pairs[i, j] = len(pairs)
     default = int(data.get("default", len(models)))
     if models and not 1 <= default <= len(models):
         raise ValueError(f"{path.name}: the default model {default} is not shipped")
-    return weights, models, default
+    return Shipped(weights, pair_index, pair_weight, n_pairs, margins, from_tricks, models, default)
 
 
-WEIGHTS, MODELS, DEFAULT_MODEL = _load()
-"""Every shipped model's weights (a constant of the compiled kernels: the package data is part
-of the compile cache's key) and descriptions."""
+_SHIPPED = _load()
+WEIGHTS = _SHIPPED.weights
+"""Every shipped model's weights (constants of the compiled kernels, as are the products and
+margins below: the package data is part of the compile cache's key)."""
+PAIR_INDEX = _SHIPPED.pair_index
+PAIR_WEIGHT = _SHIPPED.pair_weight
+N_PAIRS = _SHIPPED.n_pairs
+MARGINS = _SHIPPED.margins
+FROM_TRICKS = _SHIPPED.from_tricks
+MODELS = _SHIPPED.models
+DEFAULT_MODEL = _SHIPPED.default
 N_MODELS = len(MODELS)
 
 
@@ -226,6 +287,12 @@ def card_features(
         rank_of(c) if wins else 0,
         popcount(hand & PLANE) + popcount(hand >> 24) if is_trump else 0,
         int(lead and not is_trump and length <= 2),
+    ) + (  # two literals: numba cannot build one tuple of more than 30 items
+        popcount(hand & PLANE) + popcount(hand >> 24),
+        int(bidding_side),
+        int(k == 1),
+        int(k == 2),
+        int(k == 3),
     )
 
 
@@ -247,19 +314,26 @@ def decision_context(v: PlayView) -> tuple[int, int, bool]:
 
 
 @jit
-def learned_play(v: PlayView, model: int, from_trick: int, margin: int, leads: bool) -> int:
+def learned_play(
+    v: PlayView, model: int, from_trick: int, margin: int, leads: bool, work: np.ndarray
+) -> int:
     """The face ``v.seat`` plays under ``learned`` with model version ``model``: the card of
-    the highest score, unless ``counting``'s card scores within ``margin`` of it (then
-    ``counting``'s); ``counting`` before trick ``from_trick``, and for leads unless
-    ``leads``."""
+    the highest score (the linear weights, plus the products of a pairs model), unless
+    ``counting``'s card scores within ``margin`` of it (then ``counting``'s; a negative
+    ``margin``: the model's own); ``counting`` before trick ``from_trick`` (0: the model's
+    own), and for leads unless ``leads``. A card's features go to the scratch words of
+    ``work`` (indexing an array is cheaper than indexing a tuple by a number known only at
+    run time)."""
     legal = v.legal
     if popcount(legal) == 1:
         return lowest_bit_index(legal)
     n_cards = popcount(v.played)
     trick = (n_cards - v.n_played) // v.players
-    if trick + 1 < from_trick or (v.n_played == 0 and not leads):
+    first = FROM_TRICKS[model - 1] if from_trick < 1 else from_trick
+    if trick + 1 < first or (v.n_played == 0 and not leads):
         return _counting_play(v, True, True)
     pick, unseen, mate_safe = decision_context(v)
+    at = scratch(work)
     row = model - 1
     role = 0 if v.n_played == 0 else 1
     best = -1
@@ -269,10 +343,14 @@ def learned_play(v: PlayView, model: int, from_trick: int, margin: int, leads: b
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        feats = card_features(v, f, pick, unseen, mate_safe)
         score = 0.0
-        for i in range(N_FEATURES):
-            score += WEIGHTS[row, role, i] * feats[i]
+        for i, x in enumerate(card_features(v, f, pick, unseen, mate_safe)):
+            work[at + i] = x
+            score += WEIGHTS[row, role, i] * x
+        for p in range(N_PAIRS[row, role]):
+            a = work[at + PAIR_INDEX[row, role, p, 0]]
+            b = work[at + PAIR_INDEX[row, role, p, 1]]
+            score += PAIR_WEIGHT[row, role, p] * a * b
         if (
             best < 0
             or score > best_score
@@ -282,7 +360,8 @@ def learned_play(v: PlayView, model: int, from_trick: int, margin: int, leads: b
             best_score = score
         if f == pick:
             pick_score = score
-    if best != pick and best_score - pick_score < margin:
+    least = MARGINS[row] if margin < 0 else margin
+    if best != pick and best_score - pick_score < least:
         return pick
     return best
 
@@ -292,4 +371,4 @@ def learned(v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray) -> int:
     """Kernel of the ``play`` hook for ``learned``: ``q`` = (model, from_trick, margin, leads,
     ...)."""
     model, from_trick, margin = q[LEARNED_MODEL], q[LEARNED_FROM_TRICK], q[LEARNED_MARGIN]
-    return learned_play(v, model, from_trick, margin, q[LEARNED_LEADS] != 0)
+    return learned_play(v, model, from_trick, margin, q[LEARNED_LEADS] != 0, work)

@@ -251,8 +251,9 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "play",
             "learned",
             slots.PLAY_LEARNED,
-            "pimc distilled into a linear model of each card's features (experiments/"
-            "learned_train.py), at bot speed: from trick `from_trick` on, it plays the card "
+            "pimc distilled into a model of each card's features (linear, or with products "
+            "of feature pairs; experiments/learned_train.py), at bot speed: from trick "
+            "`from_trick` on, it plays the card "
             "the model values most where that is `margin` points above counting's card; "
             "counting otherwise, and for leads unless `leads` (four-hand and three-hand)",
             _params(
@@ -264,20 +265,21 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                     "the shipped model to play (policies/data/learned_play.json)",
                 ),
                 from_trick=(
-                    learned.DEFAULT_FROM_TRICK,
-                    1,
+                    learned.MODEL_FROM_TRICK,
+                    0,
                     learned.MAX_FROM_TRICK,
                     "trick",
-                    "first trick (1 = the first) played by the model; counting before it",
+                    "first trick (1 = the first) played by the model, counting before it; 0: "
+                    "the model's own (policies/data/learned_play.json)",
                 ),
                 margin=(
-                    learned.DEFAULT_MARGIN,
-                    0,
+                    learned.MODEL_MARGIN,
+                    -1,
                     1000,
                     "points",
                     "the model's card only where it expects at least this much more than "
                     "counting's card (model score units: partnership points for a regression "
-                    "fit)",
+                    "fit); -1: the model's own (policies/data/learned_play.json)",
                 ),
                 leads=(0, 0, 1, FLAG, "1: the model leads too; 0: counting leads"),
             ),

@@ -14,6 +14,7 @@ from pinochle_sim.agents.distill import (
     STATE,
     SearchRecorder,
     features_from_state,
+    features_from_states,
 )
 from pinochle_sim.policies.learned import FEATURES
 from pinochle_sim.policies.play import face_points, pack_points
@@ -47,3 +48,9 @@ def test_features_come_back_from_the_recorded_view(records: pd.DataFrame) -> Non
     for _, row in records.sample(60, random_state=1).iterrows():
         again = features_from_state(row.to_dict(), "partnership")
         assert again.tolist() == row[list(FEATURES)].astype(int).tolist()
+
+
+def test_every_rows_features_at_once(records: pd.DataFrame) -> None:
+    """What the training script works out for data recorded before a feature existed."""
+    again = features_from_states(records, "partnership")
+    assert again.tolist() == records[list(FEATURES)].astype(int).to_numpy().tolist()

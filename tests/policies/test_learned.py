@@ -117,6 +117,21 @@ def test_features_of_leads() -> None:
     assert t["trumps_held_if_trump"] == 2 and t["tricks_left_if_trump"] == 5
     q = features(v, "QH")
     assert q["boss"] == 0 and q["leads_short_suit"] == 1 and q["points"] == 0
+    # the context: 5 cards in hand, seat 0 bids, it leads
+    assert (q["tricks_left"], q["bidding_side"], q["plays_second"], q["plays_fourth"]) == (
+        5,
+        1,
+        0,
+        0,
+    )
+
+
+def test_features_of_the_context() -> None:
+    """Seat 3 plays last to a trick seat 0 (the bidder) led: the defending side."""
+    v = view("KS 9S JH", "AS QS 10S", leader=0, seat=3, trump="C")
+    k = features(v, "KS")
+    assert (k["tricks_left"], k["bidding_side"]) == (3, 0)
+    assert (k["plays_second"], k["plays_third"], k["plays_fourth"]) == (0, 0, 1)
 
 
 def _decisions(rules: str, policies: PolicySet, hands: range):
@@ -142,24 +157,37 @@ def _tie(f: int, points: int) -> int:
     return face_points(points, f) * 64 + (f % 6) * 4 + f // 6
 
 
+def _score(model: dict, role: str, x: np.ndarray) -> float:
+    """A card's score under a shipped model, from its description (weights and products)."""
+    w = np.array(model["weights"][role])
+    score = float(x[: len(w)] @ w)
+    for a, b, pw in model.get("pairs", {}).get(role, []):
+        score += pw * x[a] * x[b]
+    return score
+
+
 @pytest.mark.slow  # the policy players' kernels for this bundle compile for about 2 minutes
 @pytest.mark.parametrize("rules", ["partnership", "three-hand"])
 def test_it_plays_the_highest_score_of_the_shipped_weights(rules: str) -> None:
     """Recomputed in numpy from the documented rule: each legal card's features times the
-    model's weights, the highest score (ties: fewer points, lower rank, first suit); counting
-    before ``from_trick``. The stepwise hands are the engine's (checked card for card)."""
+    model's weights, plus its products of pairs of features times theirs (read from the
+    package data, not from the kernel's arrays), the highest score (ties: fewer points, lower
+    rank, first suit); counting before ``from_trick``. The stepwise hands are the engine's
+    (checked card for card)."""
     policies = learned("play.leads=1", "play.margin=0")
+    model = L.models()[L.DEFAULT_MODEL - 1]
+    assert model.get("pairs"), "the default model is a pairs model: its products are tested"
     scored = 0
     for trick, v, action in _decisions(rules, policies, range(25)):
         legal = [f for f in range(24) if (v.legal >> f) & 1]
-        if len(legal) == 1 or trick < L.DEFAULT_FROM_TRICK:
+        if len(legal) == 1 or trick < L.FROM_TRICKS[L.DEFAULT_MODEL - 1]:
             continue
-        w = L.WEIGHTS[L.DEFAULT_MODEL - 1, 0 if v.n_played == 0 else 1, : L.N_FEATURES]
+        role = "lead" if v.n_played == 0 else "follow"
         pick, unseen, mate_safe = L.decision_context(v)
         scores = {}
         for f in legal:
             x = np.array(L.card_features(v, f, pick, unseen, mate_safe), dtype=float)
-            scores[f] = float(x @ w)
+            scores[f] = _score(model, role, x)
         best = max(legal, key=lambda f: (scores[f], -_tie(f, v.points)))
         assert action == best, (trick, scores)
         scored += 1
@@ -171,16 +199,17 @@ def test_counting_leads_and_plays_within_the_margin() -> None:
     """With the defaults (``leads`` 0, ``margin`` 2): every lead is counting's, and a card
     other than counting's only where the model scores it at least the margin higher."""
     deviations = 0
-    margin = L.DEFAULT_MARGIN
-    for trick, v, action in _decisions("partnership", learned(), range(25)):
+    policies = learned("play.model=1")
+    margin = L.models()[0].get("margin", 2)
+    for trick, v, action in _decisions("partnership", policies, range(25)):
         legal = [f for f in range(24) if (v.legal >> f) & 1]
         pick, unseen, mate_safe = L.decision_context(v)
-        if v.n_played == 0 or trick < L.DEFAULT_FROM_TRICK or len(legal) == 1:
+        if v.n_played == 0 or trick < L.FROM_TRICKS[0] or len(legal) == 1:
             assert action == pick or len(legal) == 1
             continue
         if action != pick:
-            w = L.WEIGHTS[L.DEFAULT_MODEL - 1, 1, : L.N_FEATURES]
-            score = {f: float(np.array(L.card_features(v, f, pick, unseen, mate_safe)) @ w)
+            score = {f: _score(L.models()[0], "follow",
+                               np.array(L.card_features(v, f, pick, unseen, mate_safe), float))
                      for f in (action, pick)}  # fmt: skip
             assert score[action] - score[pick] >= margin
             deviations += 1
@@ -237,6 +266,48 @@ def test_shipped_models_carry_their_provenance(tmp_path) -> None:
     bad.write_text(json.dumps({"models": [{**one, "weights": {"lead": [1.0], "follow": [1.0]}}]}))
     with pytest.raises(ValueError, match="one weight a feature"):
         L._load(bad)
+    n = len(one["features"])
+    for pairs in ([[0, n, 1.0]], [[0, 1, 1.0]] * (L.MAX_PAIRS + 1)):
+        bad.write_text(json.dumps({"models": [{**one, "pairs": {"lead": [], "follow": pairs}}]}))
+        with pytest.raises(ValueError, match="products of unknown features"):
+            L._load(bad)
+    shipped = L._load()
+    for i, m in enumerate(models):  # the kernels' arrays hold what the descriptions say
+        assert shipped.margins[i] == m.get("margin", 2)
+        for j, role in enumerate(L.ROLES):
+            pairs = m.get("pairs", {}).get(role, [])
+            assert shipped.n_pairs[i, j] == len(pairs)
+            for k, (a, b, w) in enumerate(pairs):
+                assert tuple(shipped.pair_index[i, j, k]) == (a, b)
+                assert shipped.pair_weight[i, j, k] == w
+
+
+def test_the_default_margin_and_first_trick_are_the_models_own() -> None:
+    """``margin`` -1 and ``from_trick`` 0 (the defaults) play each model with the margin and
+    first trick its data name."""
+    for version, m in enumerate(L.models(), start=1):
+        own = m.get("margin", 2)
+        first = m.get("from_trick", 7)
+        a = [
+            hand_record(41, h, "partnership", learned(f"play.model={version}"))["tricks"]
+            for h in range(6)
+        ]
+        b = [
+            hand_record(
+                41,
+                h,
+                "partnership",
+                learned(
+                    f"play.model={version}", f"play.margin={own:g}", f"play.from_trick={first}"
+                ),
+            )["tricks"]
+            for h in range(6)
+        ]
+        assert a == b
+    other = [
+        hand_record(41, h, "partnership", learned("play.margin=1000"))["tricks"] for h in range(6)
+    ]
+    assert other != a  # the margin matters on these hands: the test can fail
 
 
 def test_parameters_are_range_checked() -> None:
@@ -244,6 +315,8 @@ def test_parameters_are_range_checked() -> None:
     assert info.params["model"].default == L.DEFAULT_MODEL
     assert info.params["model"].hi == L.N_MODELS
     assert info.params["from_trick"].hi == 16
+    assert info.params["margin"].default == L.MODEL_MARGIN == -1
+    assert info.params["from_trick"].default == L.MODEL_FROM_TRICK == 0
     with pytest.raises(ValueError, match="out of range"):
         learned("play.model=0")
     with pytest.raises(ValueError, match="out of range"):
