@@ -77,8 +77,9 @@ def new_work(active: bool) -> np.ndarray:
 
 @jit(inline="always")
 def scratch(work: np.ndarray) -> int:
-    """Where the :data:`SCRATCH` words of ``work`` start."""
-    return 0 if work.shape[0] == SCRATCH else W_SCRATCH
+    """Where the :data:`SCRATCH` words of ``work`` start (an array without a table is only
+    they)."""
+    return 0 if work.shape[0] < W_TABLE else W_SCRATCH
 
 
 @jit

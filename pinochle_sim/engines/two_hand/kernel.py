@@ -88,6 +88,7 @@ from pinochle_sim.engines.two_hand.table import (
 )
 from pinochle_sim.policies.bid import count_aces
 from pinochle_sim.policies.bundle import PolicyBundle
+from pinochle_sim.policies.known import SCRATCH
 from pinochle_sim.policies.play import face_points, pack_points
 from pinochle_sim.policies.slots import PP_MELD, PP_STOCK
 from pinochle_sim.rules.arrays import (
@@ -144,8 +145,8 @@ X_HANDS = 96  # 2 packed hands (concealed and table cards alike)
 X_SIDE = 98  # XS_SIZE slots: per-seat sums, XS_* families of 2 (indexed by seat)
 X_CS = X_SIDE + XS_SIZE  # copy state (engines.two_hand.table)
 X_LOG = X_CS + CS_SIZE  # the trick log of the play-out (engines.trickplay)
-X_WORK = X_LOG + LOG_SIZE  # 1: the trick loop's work array (no two-hand policy reads the table)
-SCRATCH2_SIZE = X_WORK + 1
+X_WORK = X_LOG + LOG_SIZE  # the trick loop's work array: SCRATCH words, as without a table
+SCRATCH2_SIZE = X_WORK + SCRATCH
 
 
 @jit
@@ -396,7 +397,7 @@ def _play_out(
     copies played. Returns the seat that won the last trick."""
     log = st[X_LOG : X_LOG + LOG_SIZE]
     hands = st[X_HANDS : X_HANDS + 2]
-    work = st[X_WORK : X_WORK + 1]
+    work = st[X_WORK : X_WORK + SCRATCH]
     # np.int64(...): an int64, not the literal -1, so the trick loop compiled for the auction
     # engine serves here too (one compile)
     bidder = np.int64(EACH_SEAT_BIDS)
