@@ -143,13 +143,14 @@ def fit_pairs(
 ) -> tuple[np.ndarray, list[tuple[int, int, float]]]:
     """The regression on the features and every candidate product; then the ``keep``
     products of the largest weight times spread, fitted again with the features."""
-    pairs = [p for p in pair_candidates(list(FEATURES)) if x[:, p[0]].any() and x[:, p[1]].any()]
+    pairs = pair_candidates(list(FEATURES))
     z = products(x, pairs)
     spread = z.std(axis=0)
-    pairs = [p for p, sd in zip(pairs, spread, strict=True) if sd > 0]
-    z = z[:, spread > 0]
+    live = spread > 0  # a product that never varies ranks nothing
+    pairs = [p for p, ok in zip(pairs, live, strict=True) if ok]
+    z, spread = z[:, live], spread[live]
     w = fit_regression(np.hstack([x, z]), y, group, ridge)
-    weigh = np.abs(w[x.shape[1] :]) * z.std(axis=0)
+    weigh = np.abs(w[x.shape[1] :]) * spread
     chosen = sorted(np.argsort(-weigh)[: min(keep, MAX_PAIRS)].tolist())
     kept = [pairs[c] for c in chosen]
     w = fit_regression(np.hstack([x, z[:, chosen]]), y, group, ridge)

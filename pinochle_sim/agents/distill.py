@@ -105,18 +105,12 @@ def _features_from_state(
 def features_from_state(row: dict, rules: str) -> np.ndarray:
     """The :data:`~pinochle_sim.policies.learned.FEATURES` of a recorded row (its
     :data:`STATE` columns, seat, ``n_played`` and card), worked out again."""
-    tr = table_rules(rules)
-    state = np.array([int(row[c]) for c in STATE], dtype=np.int64)
-    out = np.zeros(MAX_FEATURES, dtype=np.int64)
-    points = pack_points(tr.ra[RA_POINTS : RA_POINTS + 6])
-    seat, k, card = int(row["seat"]), int(row["n_played"]), int(row["card"])
-    _features_from_state(state, seat, k, tr.players, tr.partners, points, card, out)
-    return out[:N_FEATURES]
+    return features_from_states(pd.DataFrame([row]), rules)[0]
 
 
 def features_from_states(frame: pd.DataFrame, rules: str) -> np.ndarray:
     """:func:`features_from_state` for every row of ``frame`` (a row per row): the features of
-    a model newer than the data, worked out from what the seat knew."""
+    a model newer than the data, for instance, worked out from what the seat knew."""
     tr = table_rules(rules)
     points = pack_points(tr.ra[RA_POINTS : RA_POINTS + 6])
     state = frame[list(STATE)].to_numpy(dtype=np.int64)

@@ -121,7 +121,7 @@ MAX_FEATURES = 64
 MAX_FROM_TRICK = 16
 MODEL_FROM_TRICK = 0
 """The ``from_trick`` parameter's default: each model's own first trick (:data:`FROM_TRICKS`;
-7, where the first models' training data begin, unless the model names another)."""
+7 for models 1 and 2, where their training data begin)."""
 MODEL_MARGIN = -1
 """The ``margin`` parameter's default: each model's own (:data:`MARGINS`), chosen for it by
 duplicate matches on seed 11 (results/strength/README.md)."""
@@ -160,7 +160,7 @@ def _load(path: Path = DATA_FILE) -> Shipped:
     pair_weight = np.zeros((n, len(ROLES), MAX_PAIRS), dtype=np.float64)
     n_pairs = np.zeros((n, len(ROLES)), dtype=np.int64)
     margins = np.zeros(n, dtype=np.float64)
-    from_tricks = np.full(n, 7, dtype=np.int64)
+    from_tricks = np.zeros(n, dtype=np.int64)
     for i, m in enumerate(models):
         if m["version"] != i + 1:
             raise ValueError(
@@ -169,8 +169,10 @@ def _load(path: Path = DATA_FILE) -> Shipped:
         n_feats = len(m["features"])
         if tuple(m["features"]) != FEATURES[:n_feats]:
             raise ValueError(f"{path.name}: model {m['version']} names other features")
-        margins[i] = float(m.get("margin", 2))
-        from_tricks[i] = int(m.get("from_trick", 7))
+        if "margin" not in m or "from_trick" not in m:
+            raise ValueError(f"{path.name}: model {m['version']} lacks its margin or first trick")
+        margins[i] = float(m["margin"])
+        from_tricks[i] = int(m["from_trick"])
         for j, role in enumerate(ROLES):
             w = m["weights"][role]
             if len(w) != n_feats:

@@ -253,9 +253,9 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             slots.PLAY_LEARNED,
             "pimc distilled into a model of each card's features (linear, or with products "
             "of feature pairs; experiments/learned_train.py), at bot speed: from trick "
-            "`from_trick` on, it plays the card "
-            "the model values most where that is `margin` points above counting's card; "
-            "counting otherwise, and for leads unless `leads` (four-hand and three-hand)",
+            "`from_trick` on, it plays the card the model values most where that is `margin` "
+            "points above counting's card; counting otherwise, and for leads unless `leads` "
+            "(four-hand and three-hand)",
             _params(
                 model=(
                     max(1, learned.DEFAULT_MODEL),

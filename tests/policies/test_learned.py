@@ -200,7 +200,7 @@ def test_counting_leads_and_plays_within_the_margin() -> None:
     other than counting's only where the model scores it at least the margin higher."""
     deviations = 0
     policies = learned("play.model=1")
-    margin = L.models()[0].get("margin", 2)
+    margin = L.models()[0]["margin"]
     for trick, v, action in _decisions("partnership", policies, range(25)):
         legal = [f for f in range(24) if (v.legal >> f) & 1]
         pick, unseen, mate_safe = L.decision_context(v)
@@ -271,9 +271,12 @@ def test_shipped_models_carry_their_provenance(tmp_path) -> None:
         bad.write_text(json.dumps({"models": [{**one, "pairs": {"lead": [], "follow": pairs}}]}))
         with pytest.raises(ValueError, match="products of unknown features"):
             L._load(bad)
+    bad.write_text(json.dumps({"models": [{k: v for k, v in one.items() if k != "margin"}]}))
+    with pytest.raises(ValueError, match="lacks its margin or first trick"):
+        L._load(bad)
     shipped = L._load()
     for i, m in enumerate(models):  # the kernels' arrays hold what the descriptions say
-        assert shipped.margins[i] == m.get("margin", 2)
+        assert shipped.margins[i] == m["margin"]
         for j, role in enumerate(L.ROLES):
             pairs = m.get("pairs", {}).get(role, [])
             assert shipped.n_pairs[i, j] == len(pairs)
@@ -286,8 +289,8 @@ def test_the_default_margin_and_first_trick_are_the_models_own() -> None:
     """``margin`` -1 and ``from_trick`` 0 (the defaults) play each model with the margin and
     first trick its data name."""
     for version, m in enumerate(L.models(), start=1):
-        own = m.get("margin", 2)
-        first = m.get("from_trick", 7)
+        own = m["margin"]
+        first = m["from_trick"]
         a = [
             hand_record(41, h, "partnership", learned(f"play.model={version}"))["tricks"]
             for h in range(6)
