@@ -28,6 +28,7 @@ from pinochle_sim.policies.learned import (
     MAX_FEATURES,
     N_FEATURES,
     card_features,
+    context_features,
     decision_context,
 )
 from pinochle_sim.policies.pimc import best_total, world_sums
@@ -73,9 +74,8 @@ def _search_decision(
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        x = card_features(view, f, pick, unseen, mate_safe)
-        for i in range(N_FEATURES):
-            feats[f, i] = x[i]
+        card_features(view, f, pick, unseen, mate_safe, feats[f], 0)
+        context_features(view, feats[f], 0)
     state[0] = view.hand
     state[1] = view.legal
     state[2] = view.played
@@ -97,9 +97,8 @@ def _features_from_state(
     v = PlayView(state[0], state[1], state[2], n_played, state[4], state[5], seat, state[6],
                  state[7], players, partners, points, state[8], state[9], 0)  # fmt: skip
     pick, unseen, mate_safe = decision_context(v)
-    x = card_features(v, card, pick, unseen, mate_safe)
-    for i in range(N_FEATURES):
-        out[i] = x[i]
+    card_features(v, card, pick, unseen, mate_safe, out, 0)
+    context_features(v, out, 0)
 
 
 def features_from_state(row: dict, rules: str) -> np.ndarray:

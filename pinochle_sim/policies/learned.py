@@ -58,7 +58,7 @@ from pinochle_sim.policies.view import PlayView
 
 DATA_FILE = Path(__file__).parent / "data" / "learned_play.json"
 
-FEATURES = (
+CARD_FEATURES = (
     "counting",
     "points",
     "trump",
@@ -87,12 +87,15 @@ FEATURES = (
     "rank_if_takes",
     "tricks_left_if_trump",
     "leads_short_suit",
+)
+CONTEXT = (
     "tricks_left",
     "bidding_side",
     "plays_second",
     "plays_third",
     "plays_fourth",
 )
+FEATURES = CARD_FEATURES + CONTEXT
 """The features of one legal card, in the order of a model's weights (integers; points on the
 partnership scale, see the module's text):
 
@@ -116,8 +119,12 @@ partnership scale, see the module's text):
   products of a pairs model, below).
 """
 N_FEATURES = len(FEATURES)
+N_CARD = len(CARD_FEATURES)
+"""Features ``0 .. N_CARD - 1`` differ from card to card; the others (:data:`CONTEXT`) are the
+decision's."""
 MAX_FEATURES = 64
-"""Room for features in a weights row."""
+"""Room for features in a weights row, and in the scratch words: a card's features at
+``0 ..``, the decision's effective weights of the card features at ``MAX_FEATURES ..``."""
 MAX_FROM_TRICK = 16
 MODEL_FROM_TRICK = 0
 """The ``from_trick`` parameter's default: each model's own first trick (:data:`FROM_TRICKS`;
@@ -131,22 +138,43 @@ MAX_PAIRS = 128
 
 ROLES = ("lead", "follow")
 """A model holds one weights row for leads and one for the other plays of a trick."""
+ROLE_ZEROS = {
+    "lead": ("partner_takes", "points_to_partner", "points_given", "ruffs"),
+    "follow": ("leads_boss", "leads_boss_points", "leads_trump", "leads_trump_bidding_side",
+               "lead_ruffed", "lead_partner_ruffs", "leads_short_suit"),
+}  # fmt: skip
+"""Card features that are zero in a role by their definition (a lead wins the trick for now,
+so nothing goes to the partner or is given; the ``lead*`` features need a lead): a card's
+score leaves them out."""
 
 
 class Shipped(NamedTuple):
     """The shipped models as the kernels read them (``[version - 1, role]`` rows, a role per
     :data:`ROLES`): the linear weights; a pairs model's products, feature indices ``(i, j)``
-    with their weights and how many; each model's default margin and first trick; the
-    descriptions and the version played by default."""
+    with their weights and how many, arranged for the kernel (:func:`_arrange`); each model's
+    default margin and first trick; the descriptions and the version played by default."""
 
     weights: np.ndarray
     pair_index: np.ndarray
     pair_weight: np.ndarray
     n_pairs: np.ndarray
+    n_context: np.ndarray
     margins: np.ndarray
     from_tricks: np.ndarray
     models: list[dict[str, Any]]
     default: int
+
+
+def _arrange(pairs: list) -> tuple[list[tuple[int, int, float]], int]:
+    """A model's products ``[(i, j, weight), ...]`` in the order the kernel works them: first
+    those with a context feature, as ``(feature, context feature)`` (once a decision, they
+    fold into the card features' weights, :func:`_fold`), then the products of two card
+    features (compiled into straight-line code, :func:`_compile_scores`). Returns the
+    products and how many of them involve the context."""
+    context = [(a, b, w) if b >= N_CARD else (b, a, w) for a, b, w in pairs
+               if a >= N_CARD or b >= N_CARD]  # fmt: skip
+    cards = [(a, b, w) for a, b, w in pairs if a < N_CARD and b < N_CARD]
+    return context + cards, len(context)
 
 
 def _load(path: Path = DATA_FILE) -> Shipped:
@@ -159,6 +187,7 @@ def _load(path: Path = DATA_FILE) -> Shipped:
     pair_index = np.zeros((n, len(ROLES), MAX_PAIRS, 2), dtype=np.int64)
     pair_weight = np.zeros((n, len(ROLES), MAX_PAIRS), dtype=np.float64)
     n_pairs = np.zeros((n, len(ROLES)), dtype=np.int64)
+    n_context = np.zeros((n, len(ROLES)), dtype=np.int64)
     margins = np.zeros(n, dtype=np.float64)
     from_tricks = np.zeros(n, dtype=np.int64)
     for i, m in enumerate(models):
@@ -186,14 +215,17 @@ def _load(path: Path = DATA_FILE) -> Shipped:
                     f"{path.name}: model {m['version']} has products of unknown features "
                     f"or more than {MAX_PAIRS}"
                 )
-            for k, (a, b, pw) in enumerate(pairs):
+            arranged, n_context[i, j] = _arrange(pairs)
+            for k, (a, b, pw) in enumerate(arranged):
                 pair_index[i, j, k] = (a, b)
                 pair_weight[i, j, k] = pw
             n_pairs[i, j] = len(pairs)
     default = int(data.get("default", len(models)))
     if models and not 1 <= default <= len(models):
         raise ValueError(f"{path.name}: the default model {default} is not shipped")
-    return Shipped(weights, pair_index, pair_weight, n_pairs, margins, from_tricks, models, default)
+    return Shipped(
+        weights, pair_index, pair_weight, n_pairs, n_context, margins, from_tricks, models, default
+    )
 
 
 _SHIPPED = _load()
@@ -203,11 +235,67 @@ margins below: the package data is part of the compile cache's key)."""
 PAIR_INDEX = _SHIPPED.pair_index
 PAIR_WEIGHT = _SHIPPED.pair_weight
 N_PAIRS = _SHIPPED.n_pairs
+N_CONTEXT = _SHIPPED.n_context
 MARGINS = _SHIPPED.margins
 FROM_TRICKS = _SHIPPED.from_tricks
 MODELS = _SHIPPED.models
 DEFAULT_MODEL = _SHIPPED.default
 N_MODELS = len(MODELS)
+
+
+def _tree(terms: list[str]) -> str:
+    """``terms`` summed as a balanced tree of additions (independent partial sums, each
+    added in a fixed order)."""
+    if len(terms) == 1:
+        return terms[0]
+    half = len(terms) // 2
+    return f"({_tree(terms[:half])} + {_tree(terms[half:])})"
+
+
+def _score_terms(shipped: Shipped, i: int, j: int) -> list[str]:
+    """The terms of a card's score under model ``i + 1`` for role ``j``, as source: a card
+    feature's weight times it (the decision's weight, ``x[at + MAX_FEATURES + f]``, where a
+    product with the context folds into it; none for a feature that is zero in the role),
+    then each product of two card features."""
+    first, end = int(shipped.n_context[i, j]), int(shipped.n_pairs[i, j])
+    folded = {int(shipped.pair_index[i, j, p, 0]) for p in range(first)}
+    terms = []
+    for f in range(N_CARD):
+        if FEATURES[f] in ROLE_ZEROS[ROLES[j]]:
+            continue
+        if f in folded:
+            terms.append(f"x[at + {MAX_FEATURES + f}] * x[at + {f}]")
+        elif shipped.weights[i, j, f] != 0.0:
+            terms.append(f"{float(shipped.weights[i, j, f])!r} * x[at + {f}]")
+    for p in range(first, end):
+        a, b = shipped.pair_index[i, j, p]
+        terms.append(f"{float(shipped.pair_weight[i, j, p])!r} * x[at + {a}] * x[at + {b}]")
+    return terms or ["0.0"]
+
+
+def _compile_scores(shipped: Shipped) -> Any:
+    """``card_score(row, role, x, at)``: a card's score under model ``row + 1`` for ``role``
+    less the context's own part (:func:`_fold`), its features read from ``x[at:]``, compiled
+    from the package data as straight-line code: the features' offsets and the weights are
+    constants, the sum a balanced tree of additions.
+
+    A loop over arrays of the products' indices and weights took about 2 ns a product (the
+    loads, and one chain of additions: half of the policy's time). Built from the data, a new
+    model needs no new code and costs what its terms cost."""
+    lines = ["def card_score(row, role, x, at):"]
+    for i in range(len(shipped.models)):
+        for j in range(len(ROLES)):
+            lines += [
+                f"    if row == {i} and role == {j}:",
+                f"        return {_tree(_score_terms(shipped, i, j))}",
+            ]
+    lines.append("    return 0.0")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # the models' own source, built above from their data
+    return jit(cache=False, inline="always")(namespace["card_score"])
+
+
+card_score = _compile_scores(_SHIPPED)
 
 
 @lru_cache(maxsize=1)
@@ -226,13 +314,15 @@ def _top_points(points: int) -> int:
     return top
 
 
-@jit
+@jit(inline="always")
 def card_features(
-    v: PlayView, c: int, pick: int, unseen: int, mate_safe: bool
-) -> tuple[int, ...]:  # fmt: skip
-    """The :data:`FEATURES` of legal card ``c`` (``pick``: the card ``counting`` plays;
+    v: PlayView, c: int, pick: int, unseen: int, mate_safe: bool, out: np.ndarray, at: int
+) -> None:  # fmt: skip
+    """The card's own features (the first :data:`N_CARD` of :data:`FEATURES`) of legal card
+    ``c``, written to ``out[at:at + N_CARD]`` (``pick``: the card ``counting`` plays;
     ``unseen``: faces with a copy neither played nor held; ``mate_safe``: the partner wins the
-    trick so far and no later opponent may beat it), as a tuple (no allocation)."""
+    trick so far and no later opponent may beat it). :func:`features_of` gives all the
+    features as an array."""
     hand, seat, trump, players, partners = v.hand, v.seat, v.trump, v.players, v.partners
     k = v.n_played
     suit = suit_of(c)
@@ -260,45 +350,60 @@ def card_features(
                 mate_ruffs = _can_ruff(other, suit, trump, unseen, v.caps)
             elif _can_ruff(other, suit, trump, unseen, v.caps):
                 ruffed = True
-    return (
-        int(c == pick),
-        pts,
-        int(is_trump),
-        rank_of(c),
-        int(takes),
-        int(may_take),
-        int(to_mate),
-        pts if takes else 0,
-        pts if may_take else 0,
-        pts if to_mate else 0,
-        pts if given else 0,
-        int(boss),
-        int(lead and boss),
-        pts if lead and boss else 0,
-        int(lead and is_trump),
-        int(lead and is_trump and bidding_side),
-        int((not lead) and is_trump and v.led != trump),
-        length,
-        12 - length - suit_len(v.played, suit),
-        int(ruffed),
-        int(mate_ruffs),
-        int(c == lowest_bit_index(held)),
-        int(c == highest_bit_index(held)),
-        (hand >> (24 + c)) & 1,
-        suit_len(hand, trump) if is_trump else 0,
-        rank_of(c) if wins else 0,
-        popcount(hand & PLANE) + popcount(hand >> 24) if is_trump else 0,
-        int(lead and not is_trump and length <= 2),
-    ) + (  # two literals: numba cannot build one tuple of more than 30 items
-        popcount(hand & PLANE) + popcount(hand >> 24),
-        int(bidding_side),
-        int(k == 1),
-        int(k == 2),
-        int(k == 3),
-    )
+    out[at] = c == pick
+    out[at + 1] = pts
+    out[at + 2] = is_trump
+    out[at + 3] = rank_of(c)
+    out[at + 4] = takes
+    out[at + 5] = may_take
+    out[at + 6] = to_mate
+    out[at + 7] = pts if takes else 0
+    out[at + 8] = pts if may_take else 0
+    out[at + 9] = pts if to_mate else 0
+    out[at + 10] = pts if given else 0
+    out[at + 11] = boss
+    out[at + 12] = lead and boss
+    out[at + 13] = pts if lead and boss else 0
+    out[at + 14] = lead and is_trump
+    out[at + 15] = lead and is_trump and bidding_side
+    out[at + 16] = (not lead) and is_trump and v.led != trump
+    out[at + 17] = length
+    out[at + 18] = 12 - length - suit_len(v.played, suit)
+    out[at + 19] = ruffed
+    out[at + 20] = mate_ruffs
+    out[at + 21] = c == lowest_bit_index(held)
+    out[at + 22] = c == highest_bit_index(held)
+    out[at + 23] = (hand >> (24 + c)) & 1
+    out[at + 24] = suit_len(hand, trump) if is_trump else 0
+    out[at + 25] = rank_of(c) if wins else 0
+    cards = popcount(hand & PLANE) + popcount(hand >> 24)
+    out[at + 26] = cards if is_trump else 0
+    out[at + 27] = lead and not is_trump and length <= 2
 
 
-@jit
+@jit(inline="always")
+def context_features(v: PlayView, out: np.ndarray, at: int) -> None:
+    """The decision's features (:data:`CONTEXT`), written after the card's, to
+    ``out[at + N_CARD:at + N_FEATURES]``."""
+    seat, k = v.seat, v.n_played
+    out[at + N_CARD] = popcount(v.hand & PLANE) + popcount(v.hand >> 24)
+    out[at + N_CARD + 1] = seat == v.bidder or (v.partners and (seat - v.bidder) % 2 == 0)
+    out[at + N_CARD + 2] = k == 1
+    out[at + N_CARD + 3] = k == 2
+    out[at + N_CARD + 4] = k == 3
+
+
+def features_of(v: PlayView, c: int) -> np.ndarray:
+    """The :data:`FEATURES` of legal card ``c`` in view ``v``, an int64 array (for Python
+    callers: tests and training)."""
+    out = np.zeros(N_FEATURES, dtype=np.int64)
+    pick, unseen, mate_safe = decision_context(v)
+    card_features(v, c, pick, unseen, mate_safe, out, 0)
+    context_features(v, out, 0)
+    return out
+
+
+@jit(inline="always")
 def decision_context(v: PlayView) -> tuple[int, int, bool]:
     """What every card's features share: (counting's card, unseen faces, whether the
     partner's winning card is safe)."""
@@ -315,6 +420,30 @@ def decision_context(v: PlayView) -> tuple[int, int, bool]:
     return pick, unseen, mate_safe
 
 
+@jit(inline="always")
+def _fold(row: int, role: int, x: np.ndarray, at: int) -> float:
+    """Once a decision: the weight of each card feature that has a product with the context,
+    with those products folded in, to ``x[at + MAX_FEATURES + feature]`` (what
+    :func:`card_score` reads); returns the part of every card's score that is the context's
+    alone (its weights and products)."""
+    eff = at + MAX_FEATURES
+    n = N_CONTEXT[row, role]
+    for p in range(n):
+        a = PAIR_INDEX[row, role, p, 0]
+        if a < N_CARD:
+            x[eff + a] = WEIGHTS[row, role, a]
+    base = 0.0
+    for i in range(N_CARD, N_FEATURES):
+        base += WEIGHTS[row, role, i] * x[at + i]
+    for p in range(n):
+        a, c = PAIR_INDEX[row, role, p, 0], PAIR_INDEX[row, role, p, 1]
+        if a < N_CARD:
+            x[eff + a] += PAIR_WEIGHT[row, role, p] * x[at + c]
+        else:
+            base += PAIR_WEIGHT[row, role, p] * x[at + a] * x[at + c]
+    return base
+
+
 @jit
 def learned_play(
     v: PlayView, model: int, from_trick: int, margin: int, leads: bool, work: np.ndarray
@@ -323,9 +452,8 @@ def learned_play(
     the highest score (the linear weights, plus the products of a pairs model), unless
     ``counting``'s card scores within ``margin`` of it (then ``counting``'s; a negative
     ``margin``: the model's own); ``counting`` before trick ``from_trick`` (0: the model's
-    own), and for leads unless ``leads``. A card's features go to the scratch words of
-    ``work`` (indexing an array is cheaper than indexing a tuple by a number known only at
-    run time)."""
+    own), and for leads unless ``leads``. The features and the decision's weights go to the
+    scratch words of ``work``, read as floats."""
     legal = v.legal
     if popcount(legal) == 1:
         return lowest_bit_index(legal)
@@ -335,9 +463,12 @@ def learned_play(
     if trick + 1 < first or (v.n_played == 0 and not leads):
         return _counting_play(v, True, True)
     pick, unseen, mate_safe = decision_context(v)
+    x = work.view(np.float64)
     at = scratch(work)
     row = model - 1
     role = 0 if v.n_played == 0 else 1
+    context_features(v, x, at)
+    base = _fold(row, role, x, at)
     best = -1
     best_score = 0.0
     pick_score = 0.0
@@ -345,14 +476,8 @@ def learned_play(
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        score = 0.0
-        for i, x in enumerate(card_features(v, f, pick, unseen, mate_safe)):
-            work[at + i] = x
-            score += WEIGHTS[row, role, i] * x
-        for p in range(N_PAIRS[row, role]):
-            a = work[at + PAIR_INDEX[row, role, p, 0]]
-            b = work[at + PAIR_INDEX[row, role, p, 1]]
-            score += PAIR_WEIGHT[row, role, p] * a * b
+        card_features(v, f, pick, unseen, mate_safe, x, at)
+        score = base + card_score(row, role, x, at)
         if (
             best < 0
             or score > best_score

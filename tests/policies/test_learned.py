@@ -19,6 +19,7 @@ from pinochle_sim.core.tricks import PLANE, legal_mask
 from pinochle_sim.policies import REGISTRY, PolicySet
 from pinochle_sim.policies import learned as L
 from pinochle_sim.policies.dispatch import CAPS_NONE
+from pinochle_sim.policies.known import SCRATCH
 from pinochle_sim.policies.play import face_points, pack_points
 from pinochle_sim.policies.view import PlayView
 from pinochle_sim.runs.simulate.hands import engine_inputs, play_hands
@@ -57,9 +58,7 @@ def view(hand: str, trick: str, leader: int, seat: int, trump: str, played: str 
 
 
 def features(v: PlayView, card: str) -> dict[str, int]:
-    pick, unseen, mate_safe = L.decision_context(v)
-    out = L.card_features(v, parse_card(card), pick, unseen, mate_safe)
-    return dict(zip(L.FEATURES, out, strict=True))
+    return dict(zip(L.FEATURES, L.features_of(v, parse_card(card)).tolist(), strict=True))
 
 
 def test_features_of_a_lost_trick() -> None:
@@ -183,11 +182,12 @@ def test_it_plays_the_highest_score_of_the_shipped_weights(rules: str) -> None:
         if len(legal) == 1 or trick < L.FROM_TRICKS[L.DEFAULT_MODEL - 1]:
             continue
         role = "lead" if v.n_played == 0 else "follow"
-        pick, unseen, mate_safe = L.decision_context(v)
         scores = {}
         for f in legal:
-            x = np.array(L.card_features(v, f, pick, unseen, mate_safe), dtype=float)
+            x = L.features_of(v, f).astype(float)
             scores[f] = _score(model, role, x)
+            # the features the kernel leaves out of a role's score are zero there
+            assert not any(x[L.FEATURES.index(name)] for name in L.ROLE_ZEROS[role])
         best = max(legal, key=lambda f: (scores[f], -_tie(f, v.points)))
         assert action == best, (trick, scores)
         scored += 1
@@ -203,13 +203,12 @@ def test_counting_leads_and_plays_within_the_margin() -> None:
     margin = L.models()[0]["margin"]
     for trick, v, action in _decisions("partnership", policies, range(25)):
         legal = [f for f in range(24) if (v.legal >> f) & 1]
-        pick, unseen, mate_safe = L.decision_context(v)
+        pick = L.decision_context(v)[0]
         if v.n_played == 0 or trick < L.FROM_TRICKS[0] or len(legal) == 1:
             assert action == pick or len(legal) == 1
             continue
         if action != pick:
-            score = {f: _score(L.models()[0], "follow",
-                               np.array(L.card_features(v, f, pick, unseen, mate_safe), float))
+            score = {f: _score(L.models()[0], "follow", L.features_of(v, f).astype(float))
                      for f in (action, pick)}  # fmt: skip
             assert score[action] - score[pick] >= margin
             deviations += 1
@@ -275,14 +274,20 @@ def test_shipped_models_carry_their_provenance(tmp_path) -> None:
     with pytest.raises(ValueError, match="lacks its margin or first trick"):
         L._load(bad)
     shipped = L._load()
+    assert L.MAX_FEATURES + L.N_CARD <= SCRATCH  # the decision's weights fit the scratch words
     for i, m in enumerate(models):  # the kernels' arrays hold what the descriptions say
         assert shipped.margins[i] == m["margin"]
         for j, role in enumerate(L.ROLES):
             pairs = m.get("pairs", {}).get(role, [])
-            assert shipped.n_pairs[i, j] == len(pairs)
-            for k, (a, b, w) in enumerate(pairs):
-                assert tuple(shipped.pair_index[i, j, k]) == (a, b)
-                assert shipped.pair_weight[i, j, k] == w
+            n, n_context = shipped.n_pairs[i, j], shipped.n_context[i, j]
+            assert n == len(pairs)
+            held = [(*shipped.pair_index[i, j, k], shipped.pair_weight[i, j, k]) for k in range(n)]
+            assert sorted((min(a, b), max(a, b), w) for a, b, w in held) == sorted(
+                (min(a, b), max(a, b), w) for a, b, w in pairs
+            )  # the same products, arranged: those with a context feature first, it second
+            assert n_context == sum(1 for a, b, _ in pairs if max(a, b) >= L.N_CARD)
+            assert all(b >= L.N_CARD for _, b, _ in held[:n_context])
+            assert all(a < L.N_CARD and b < L.N_CARD for a, b, _ in held[n_context:])
 
 
 def test_the_default_margin_and_first_trick_are_the_models_own() -> None:
