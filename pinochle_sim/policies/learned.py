@@ -2,14 +2,15 @@
 that plays at bot speed.
 
 From trick ``from_trick`` on, the seat scores each legal card by a weighted sum of the card's
-features (:data:`FEATURES`, worked out by :func:`card_features` from what the seat sees: its
-hand, the cards played, the card winning the trick, what each seat has shown), plus, in a
-*pairs* model, a weighted sum of products of two features (a card's features with each other
-and with the decision's context: the tricks left, the side, the place in the trick), and plays
-the card with the highest score, unless ``counting``'s card scores within ``margin`` of it;
-before ``from_trick``, and for leads unless ``leads`` is 1, it plays ``counting``. Equal
-scores go to the card with fewer points, then the lower rank, then the first suit (S, H, D,
-C). A seat with one legal card plays it.
+features (:data:`FEATURES`, worked out by :func:`card_features` and :func:`context_features`
+from what the seat sees: its hand, the cards played, the card winning the trick, what each
+seat has shown), plus, in a *pairs* model, a weighted sum of products of two features (a
+card's features with each other and with the decision's context: the tricks left, the side,
+the place in the trick), and plays the card with the highest score, unless ``counting``'s card
+scores within ``margin`` of it; before ``from_trick``, and for leads unless ``leads`` is 1, it
+plays ``counting``. Equal scores go to the card with fewer points, then the lower rank, then
+the first suit (S, H, D, C). A seat with one legal card plays it. Each model's score is
+compiled from its data as straight-line code (:func:`_compile_scores`).
 
 The weights were fitted by ``experiments/learned_train.py`` to the value ``pimc`` gives every
 legal card (its side's points from the trick on, averaged over sampled worlds solved double
@@ -151,8 +152,9 @@ score leaves them out."""
 class Shipped(NamedTuple):
     """The shipped models as the kernels read them (``[version - 1, role]`` rows, a role per
     :data:`ROLES`): the linear weights; a pairs model's products, feature indices ``(i, j)``
-    with their weights and how many, arranged for the kernel (:func:`_arrange`); each model's
-    default margin and first trick; the descriptions and the version played by default."""
+    with their weights and how many, arranged for the kernel (:func:`_arrange`: the
+    ``n_context`` products with a context feature first); each model's default margin and first
+    trick; the descriptions and the version played by default."""
 
     weights: np.ndarray
     pair_index: np.ndarray
