@@ -10,7 +10,7 @@ the place in the trick), and plays the card with the highest score, unless ``cou
 scores within ``margin`` of it; before ``from_trick``, and for leads unless ``leads`` is 1, it
 plays ``counting``. Equal scores go to the card with fewer points, then the lower rank, then
 the first suit (S, H, D, C). A seat with one legal card plays it. Each model's score is
-compiled from its data as straight-line code (:func:`_compile_scores`).
+compiled from its data as straight-line code (:func:`_compile`).
 
 The weights were fitted by ``experiments/learned_train.py`` to the value ``pimc`` gives every
 legal card (its side's points from the trick on, averaged over sampled worlds solved double
@@ -170,8 +170,8 @@ class Shipped(NamedTuple):
 def _arrange(pairs: list) -> tuple[list[tuple[int, int, float]], int]:
     """A model's products ``[(i, j, weight), ...]`` in the order the kernel works them: first
     those with a context feature, as ``(feature, context feature)`` (once a decision, they
-    fold into the card features' weights, :func:`_fold`), then the products of two card
-    features (compiled into straight-line code, :func:`_compile_scores`). Returns the
+    fold into the card features' weights, :func:`_fold_lines`), then the products of two card
+    features (compiled into straight-line code, :func:`_compile`). Returns the
     products and how many of them involve the context."""
     context = [(a, b, w) if b >= N_CARD else (b, a, w) for a, b, w in pairs
                if a >= N_CARD or b >= N_CARD]  # fmt: skip
@@ -275,29 +275,60 @@ def _score_terms(shipped: Shipped, i: int, j: int) -> list[str]:
     return terms or ["0.0"]
 
 
-def _compile_scores(shipped: Shipped) -> Any:
-    """``card_score(row, role, x, at)``: a card's score under model ``row + 1`` for ``role``
-    less the context's own part (:func:`_fold`), its features read from ``x[at:]``, compiled
-    from the package data as straight-line code: the features' offsets and the weights are
-    constants, the sum a balanced tree of additions.
+def _fold_lines(shipped: Shipped, i: int, j: int) -> list[str]:
+    """The statements, as source, that fold the decision's context into model ``i + 1``'s
+    weights for role ``j``: each card feature with a product with the context gets its weight
+    plus those products' weights times the context, in ``x[at + MAX_FEATURES + f]`` (what
+    :func:`_score_terms` reads); then the context's own part of every card's score (its
+    weights, and its products with itself) is returned."""
+    first = int(shipped.n_context[i, j])
+    folded: dict[int, str] = {}
+    context = []
+    for p in range(first):
+        a, c = shipped.pair_index[i, j, p]
+        term = f"{float(shipped.pair_weight[i, j, p])!r} * x[at + {c}]"
+        if a < N_CARD:
+            start = folded.get(a, f"{float(shipped.weights[i, j, a])!r}")
+            folded[a] = f"({start} + {term})"
+        else:
+            context.append(f"{float(shipped.pair_weight[i, j, p])!r} * x[at + {a}] * x[at + {c}]")
+    lines = [f"x[at + {MAX_FEATURES + a}] = {value}" for a, value in folded.items()]
+    base = ["0.0"] + [
+        f"{float(shipped.weights[i, j, f])!r} * x[at + {f}]" for f in range(N_CARD, N_FEATURES)
+    ]
+    return [*lines, "return " + " + ".join(base + context)]
 
-    A loop over arrays of the products' indices and weights took about 2 ns a product (the
-    loads, and one chain of additions: half of the policy's time). Built from the data, a new
-    model needs no new code and costs what its terms cost."""
-    lines = ["def card_score(row, role, x, at):"]
+
+def _compile(shipped: Shipped) -> tuple[Any, Any]:
+    """The shipped models compiled from their package data as straight-line code, the
+    features' offsets and the weights constants: ``card_score(row, role, x, at)``, a card's
+    score under model ``row + 1`` for ``role`` less the context's own part, its features read
+    from ``x[at:]``, the sum a balanced tree of additions; and ``context_fold(row, role, x,
+    at)``, once a decision, the context folded into the weights and its own part returned
+    (:func:`_fold_lines`; in the order a loop over the products would add them).
+
+    Loops over arrays of the products' indices and weights took about 2 ns a product (the
+    loads, and one chain of additions): half of the policy's time, and the fold a fifth of
+    what was left. Built from the data, a new model needs no new code and costs what its
+    terms cost."""
+    score = ["def card_score(row, role, x, at):"]
+    fold = ["def context_fold(row, role, x, at):"]
     for i in range(len(shipped.models)):
         for j in range(len(ROLES)):
-            lines += [
-                f"    if row == {i} and role == {j}:",
-                f"        return {_tree(_score_terms(shipped, i, j))}",
-            ]
-    lines.append("    return 0.0")
+            test = f"    if row == {i} and role == {j}:"
+            score += [test, f"        return {_tree(_score_terms(shipped, i, j))}"]
+            fold += [test, *(f"        {line}" for line in _fold_lines(shipped, i, j))]
+    score.append("    return 0.0")
+    fold.append("    return 0.0")
     namespace: dict[str, Any] = {}
-    exec("\n".join(lines), namespace)  # the models' own source, built above from their data
-    return jit(cache=False, inline="always")(namespace["card_score"])
+    exec("\n".join(score + fold), namespace)  # the models' own source, built from their data
+    return tuple(
+        jit(cache=False, inline="always")(namespace[name])
+        for name in ("card_score", "context_fold")
+    )  # type: ignore[return-value]
 
 
-card_score = _compile_scores(_SHIPPED)
+card_score, context_fold = _compile(_SHIPPED)
 
 
 @lru_cache(maxsize=1)
@@ -422,30 +453,6 @@ def decision_context(v: PlayView) -> tuple[int, int, bool]:
     return pick, unseen, mate_safe
 
 
-@jit(inline="always")
-def _fold(row: int, role: int, x: np.ndarray, at: int) -> float:
-    """Once a decision: the weight of each card feature that has a product with the context,
-    with those products folded in, to ``x[at + MAX_FEATURES + feature]`` (what
-    :func:`card_score` reads); returns the part of every card's score that is the context's
-    alone (its weights and products)."""
-    eff = at + MAX_FEATURES
-    n = N_CONTEXT[row, role]
-    for p in range(n):
-        a = PAIR_INDEX[row, role, p, 0]
-        if a < N_CARD:
-            x[eff + a] = WEIGHTS[row, role, a]
-    base = 0.0
-    for i in range(N_CARD, N_FEATURES):
-        base += WEIGHTS[row, role, i] * x[at + i]
-    for p in range(n):
-        a, c = PAIR_INDEX[row, role, p, 0], PAIR_INDEX[row, role, p, 1]
-        if a < N_CARD:
-            x[eff + a] += PAIR_WEIGHT[row, role, p] * x[at + c]
-        else:
-            base += PAIR_WEIGHT[row, role, p] * x[at + a] * x[at + c]
-    return base
-
-
 @jit
 def learned_play(
     v: PlayView, model: int, from_trick: int, margin: int, leads: bool, work: np.ndarray
@@ -470,7 +477,7 @@ def learned_play(
     row = model - 1
     role = 0 if v.n_played == 0 else 1
     context_features(v, x, at)
-    base = _fold(row, role, x, at)
+    base = context_fold(row, role, x, at)
     best = -1
     best_score = 0.0
     pick_score = 0.0
