@@ -81,18 +81,20 @@ def main() -> None:
         sys.exit(f"error: {e}")
     if rules.min_bid <= 0 or not rules.bid_steps:  # no auction: pimc does not play there
         sys.exit(f"error: pimc plays only games with an auction, not {a.rules!r}")
+    follow_play = {}
     if a.follow:
         from pinochle_sim.policies.registry import parse_policy_spec
 
         try:
-            parse_policy_spec(a.follow)
+            follow_play = parse_policy_spec(a.follow)[1].resolved(("play",))["play"]
         except ValueError as e:
             sys.exit(f"error: --follow: {e}")
     out = Path(a.out)
     settings = {
         "rules": a.rules, "seed": a.seed, "first": a.first, "hands": a.hands,
         "worlds": a.worlds, "from_trick": a.from_trick, "part": a.part,
-        **({"follow": a.follow} if a.follow else {}),
+        # the follower's card play with every parameter, its defaults (the model) resolved
+        **({"follow": a.follow, "follow_play": follow_play} if a.follow else {}),
     }  # fmt: skip
     from pinochle_sim.agents.distill import RECORD_COLUMNS
 
