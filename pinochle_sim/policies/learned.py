@@ -210,6 +210,10 @@ def _load(path: Path = DATA_FILE) -> Shipped:
                 raise ValueError(f"{path.name}: model {m['version']} has one weight a feature")
             weights[i, j, : len(w)] = w
             pairs = m.get("pairs", {}).get(role, [])
+            if not np.isfinite([*w, *(pw for *_, pw in pairs)]).all():
+                raise ValueError(
+                    f"{path.name}: model {m['version']} has a weight that is not finite"
+                )
             if len(pairs) > MAX_PAIRS or any(
                 not (0 <= a < n_feats and 0 <= b < n_feats) for a, b, _ in pairs
             ):
@@ -232,8 +236,9 @@ def _load(path: Path = DATA_FILE) -> Shipped:
 
 _SHIPPED = _load()
 WEIGHTS = _SHIPPED.weights
-"""Every shipped model's weights (constants of the compiled kernels, as are the products and
-margins below: the package data is part of the compile cache's key)."""
+"""Every shipped model's weights. They and the products below reach the kernels as literals of
+the generated source (:func:`_compile`); the margins and first tricks as constant arrays. The
+package data is part of the compile cache's key."""
 PAIR_INDEX = _SHIPPED.pair_index
 PAIR_WEIGHT = _SHIPPED.pair_weight
 N_PAIRS = _SHIPPED.n_pairs

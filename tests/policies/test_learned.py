@@ -270,6 +270,10 @@ def test_shipped_models_carry_their_provenance(tmp_path) -> None:
         bad.write_text(json.dumps({"models": [{**one, "pairs": {"lead": [], "follow": pairs}}]}))
         with pytest.raises(ValueError, match="products of unknown features"):
             L._load(bad)
+    nan = {**one, "weights": {**one["weights"], "lead": [float("nan")] * n}}
+    bad.write_text(json.dumps({"models": [nan]}))  # json writes NaN; the generated code could not
+    with pytest.raises(ValueError, match="not finite"):
+        L._load(bad)
     bad.write_text(json.dumps({"models": [{k: v for k, v in one.items() if k != "margin"}]}))
     with pytest.raises(ValueError, match="lacks its margin or first trick"):
         L._load(bad)
