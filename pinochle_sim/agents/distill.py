@@ -27,8 +27,7 @@ from pinochle_sim.policies.learned import (
     FEATURES,
     MAX_FEATURES,
     N_FEATURES,
-    card_features,
-    context_features,
+    all_features,
     decision_context,
 )
 from pinochle_sim.policies.pimc import best_total, world_sums
@@ -69,13 +68,12 @@ def _search_decision(
     world_sums(view, worlds, rs, work)
     for f in range(24):
         sums[f] = work[W_SUMS + f]
-    pick, unseen, mate_safe = decision_context(view)
+    ctx = decision_context(view)
     m = view.legal & 0xFFFFFF
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        card_features(view, f, pick, unseen, mate_safe, feats[f], 0)
-        context_features(view, feats[f], 0)
+        all_features(view, f, ctx, feats[f])
     state[0] = view.hand
     state[1] = view.legal
     state[2] = view.played
@@ -86,7 +84,7 @@ def _search_decision(
     state[7] = view.trump
     state[8] = view.caps
     state[9] = view.led
-    return view.legal, best_total(view, sums), pick
+    return view.legal, best_total(view, sums), ctx[0]
 
 
 @jit
@@ -96,9 +94,7 @@ def _features_from_state(
 ) -> None:  # fmt: skip
     v = PlayView(state[0], state[1], state[2], n_played, state[4], state[5], seat, state[6],
                  state[7], players, partners, points, state[8], state[9], 0)  # fmt: skip
-    pick, unseen, mate_safe = decision_context(v)
-    card_features(v, card, pick, unseen, mate_safe, out, 0)
-    context_features(v, out, 0)
+    all_features(v, card, decision_context(v), out)
 
 
 def features_from_state(row: dict, rules: str) -> np.ndarray:

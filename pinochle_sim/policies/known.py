@@ -76,10 +76,16 @@ def new_work(active: bool) -> np.ndarray:
 
 
 @jit(inline="always")
+def has_table(work: np.ndarray) -> bool:
+    """Whether ``work`` holds the table's knowledge (:func:`new_work` with ``active``); an
+    array without it is only the :data:`SCRATCH` words."""
+    return work.shape[0] >= W_TABLE
+
+
+@jit(inline="always")
 def scratch(work: np.ndarray) -> int:
-    """Where the :data:`SCRATCH` words of ``work`` start (an array without a table is only
-    they)."""
-    return 0 if work.shape[0] < W_TABLE else W_SCRATCH
+    """Where the :data:`SCRATCH` words of ``work`` start."""
+    return W_SCRATCH if has_table(work) else 0
 
 
 @jit

@@ -235,14 +235,9 @@ def _load(path: Path = DATA_FILE) -> Shipped:
 
 
 _SHIPPED = _load()
-WEIGHTS = _SHIPPED.weights
-"""Every shipped model's weights. They and the products below reach the kernels as literals of
-the generated source (:func:`_compile`); the margins and first tricks as constant arrays. The
+"""The shipped models. Their weights and products reach the kernels as literals of the
+generated source (:func:`_compile`), the margins and first tricks below as constant arrays; the
 package data is part of the compile cache's key."""
-PAIR_INDEX = _SHIPPED.pair_index
-PAIR_WEIGHT = _SHIPPED.pair_weight
-N_PAIRS = _SHIPPED.n_pairs
-N_CONTEXT = _SHIPPED.n_context
 MARGINS = _SHIPPED.margins
 FROM_TRICKS = _SHIPPED.from_tricks
 MODELS = _SHIPPED.models
@@ -431,13 +426,21 @@ def context_features(v: PlayView, out: np.ndarray, at: int) -> None:
     out[at + N_CARD + 4] = k == 3
 
 
+@jit(inline="always")
+def all_features(v: PlayView, c: int, ctx: tuple[int, int, bool], out: np.ndarray) -> None:
+    """Every one of the :data:`FEATURES` of legal card ``c`` in view ``v`` (``ctx``: its
+    :func:`decision_context`), to ``out[:N_FEATURES]``: the training data's (the policy writes
+    the context once a decision)."""
+    pick, unseen, mate_safe = ctx
+    card_features(v, c, pick, unseen, mate_safe, out, 0)
+    context_features(v, out, 0)
+
+
 def features_of(v: PlayView, c: int) -> np.ndarray:
     """The :data:`FEATURES` of legal card ``c`` in view ``v``, an int64 array (for Python
     callers: tests and training)."""
     out = np.zeros(N_FEATURES, dtype=np.int64)
-    pick, unseen, mate_safe = decision_context(v)
-    card_features(v, c, pick, unseen, mate_safe, out, 0)
-    context_features(v, out, 0)
+    all_features(v, c, decision_context(v), out)
     return out
 
 

@@ -46,7 +46,6 @@ from pinochle_sim.policies.known import (
     K_SETUP,
     K_TRICK,
     K_WIDOW,
-    SCRATCH,
     W_ALLOWED,
     W_COPIES,
     W_RA,
@@ -58,6 +57,7 @@ from pinochle_sim.policies.known import (
     WORLD_WORDS,
     WORLDS_MAX,
     copies,
+    has_table,
     known_of,
 )
 from pinochle_sim.policies.play import tie_key
@@ -188,7 +188,7 @@ def pimc_play(v: PlayView, n_worlds: int, from_trick: int, rs: np.ndarray, work:
     legal = v.legal
     if popcount(legal) == 1:
         return lowest_bit_index(legal)
-    if work.shape[0] == SCRATCH or work[K_SETUP] == 0:
+    if not has_table(work) or work[K_SETUP] == 0:
         return _counting_play(v, True, True)
     first = from_trick
     if first == BY_THE_RULES:
