@@ -47,6 +47,14 @@ def suit_mask(suit: int) -> int:
 
 
 @jit
+def seat_after(seat: int, i: int, players: int) -> int:
+    """The seat ``i`` places after ``seat`` (``0 <= i < players``): ``(seat + i) % players``
+    without the division, which costs tens of cycles where the policies loop over seats."""
+    s = seat + i
+    return s - players if s >= players else s
+
+
+@jit
 def add_card(hand: int, f: int) -> int:
     """Add one copy of face ``f`` to a packed hand (assumes fewer than two are held)."""
     b = 1 << f

@@ -25,7 +25,14 @@ import numpy as np
 
 from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
-from pinochle_sim.core.tricks import beaters, higher_in_suit, suit_len, suit_mask, suit_of
+from pinochle_sim.core.tricks import (
+    beaters,
+    higher_in_suit,
+    seat_after,
+    suit_len,
+    suit_mask,
+    suit_of,
+)
 from pinochle_sim.policies.play import _cheapest, _richest, _unseen_faces, face_points
 from pinochle_sim.policies.slots import GREEDY_DRAW_TRUMP, GREEDY_SMEAR
 from pinochle_sim.policies.view import PlayView
@@ -59,16 +66,16 @@ def _threat(seat: int, led: int, winner: int, trump: int, unseen: int, caps: int
     return (higher_in_suit(winner) & trumps_out) != 0
 
 
-@jit
+@jit(inline="always")
 def _safe(
     card: int, seat: int, led: int, trump: int, players: int, n_after: int, partners: bool,
     unseen: int, caps: int,
 ) -> bool:  # fmt: skip
     """Whether no opponent among the ``n_after`` seats after ``seat`` may beat ``card``."""
     for i in range(1, n_after + 1):
-        other = (seat + i) % players
-        if partners and (other - seat) % 2 == 0:
+        if partners and i == 2:
             continue
+        other = seat_after(seat, i, players)
         if _threat(other, led, card, trump, unseen, caps):
             return False
     return True
@@ -93,7 +100,7 @@ def _counting_lead(
     bidding_side = seat == bidder or (partners and (seat - bidder) % 2 == 0)
     opp_trumps = False
     for i in range(1, players):
-        other = (seat + i) % players
+        other = seat_after(seat, i, players)
         if partners and i == 2:
             continue
         if not _void(caps, other, trump):
@@ -115,7 +122,7 @@ def _counting_lead(
             continue
         ruffed = False
         for i in range(1, players):
-            other = (seat + i) % players
+            other = seat_after(seat, i, players)
             if not (partners and i == 2) and _can_ruff(other, s, trump, unseen, caps):
                 ruffed = True
         n_out = popcount(unseen & suit_mask(s))
@@ -124,9 +131,9 @@ def _counting_lead(
     if best >= 0:
         return best
     if partners:
-        mate = (seat + 2) % players
-        nxt = (seat + 1) % players
-        last = (seat + 3) % players
+        mate = seat_after(seat, 2, players)
+        nxt = seat_after(seat, 1, players)
+        last = seat_after(seat, 3, players)
         for s in range(4):
             cards = held & suit_mask(s)
             if s == trump or cards == 0:
@@ -145,7 +152,7 @@ def _counting_lead(
             continue
         exposed = False
         for i in range(1, players):
-            other = (seat + i) % players
+            other = seat_after(seat, i, players)
             if not (partners and i == 2) and _can_ruff(other, s, trump, unseen, caps):
                 exposed = True
         if not exposed and n > best_len:

@@ -54,9 +54,10 @@ WORLDS_MAX = 1000
 """The most worlds a decision samples (``pimc``'s ``worlds``)."""
 W_WORLDS = W_SAMPLER + worlds.SCRATCH_SIZE  # WORLDS_MAX x WORLD_WORDS: each world's hands, values
 WORLD_WORDS = 6  # a world: its 4 hands, the leading card's value, a candidate's bound or value
-SCRATCH = 128
+SCRATCH = 1024
 """Words of every work array that a play policy may use while it decides one card (``learned``
-keeps a card's features and the decision's weights there): the whole array without a table,
+keeps the legal cards' features and scores and the decision's weights there): the whole array
+without a table,
 from :data:`W_SCRATCH` with one (:func:`scratch`)."""
 W_SCRATCH = W_WORLDS + WORLDS_MAX * WORLD_WORDS
 W_TABLE = W_SCRATCH + SCRATCH  # the solver's work array, to the end

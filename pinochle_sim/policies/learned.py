@@ -42,6 +42,7 @@ from pinochle_sim.core.tricks import (
     beaters,
     higher_in_suit,
     rank_of,
+    seat_after,
     suit_len,
     suit_mask,
     suit_of,
@@ -135,6 +136,17 @@ MODEL_MARGIN = -1
 duplicate matches on seed 11 (results/strength/README.md)."""
 MAX_PAIRS = 128
 """Room for the products of a pairs model, per role."""
+LANES = 24
+"""Legal cards a decision scores side by side (one a face, at most): the cards' features are
+kept feature by feature, a card a lane, so that one loop over the cards scores them all and
+the compiler packs four or eight cards into each vector instruction."""
+LANE_FEATURES = 2 * MAX_FEATURES
+"""Scratch words from here: the legal cards' features, ``LANE_FEATURES + f * LANES + j`` for
+feature ``f`` of the ``j``-th card (below: a decision's own features and weights)."""
+LANE_SCORES = LANE_FEATURES + N_CARD * LANES
+"""Scratch words from here: the ``j``-th card's score."""
+SCRATCH_WORDS = LANE_SCORES + LANES
+"""The scratch words the policy uses (:data:`pinochle_sim.policies.known.SCRATCH` holds them)."""
 
 
 ROLES = ("lead", "follow")
@@ -254,11 +266,17 @@ def _tree(terms: list[str]) -> str:
     return f"({_tree(terms[:half])} + {_tree(terms[half:])})"
 
 
+def _lane(f: int) -> str:
+    """Source of card feature ``f`` of the card in lane ``c`` (:data:`LANE_FEATURES`)."""
+    return f"x[at + {LANE_FEATURES + f * LANES} + c]"
+
+
 def _score_terms(shipped: Shipped, i: int, j: int) -> list[str]:
     """The terms of a card's score under model ``i + 1`` for role ``j``, as source: a card
-    feature's weight times it (the decision's weight, ``x[at + MAX_FEATURES + f]``, where a
-    product with the context folds into it; none for a feature that is zero in the role),
-    then each product of two card features."""
+    feature's weight times it (the decision's weight ``w{f}``, read from ``x[at +
+    MAX_FEATURES + f]`` before the loop over the cards, where a product with the context
+    folds into it; none for a feature that is zero in the role), then each product of two
+    card features; the card's features are those of lane ``c``."""
     first, end = int(shipped.n_context[i, j]), int(shipped.n_pairs[i, j])
     folded = {int(shipped.pair_index[i, j, p, 0]) for p in range(first)}
     terms = []
@@ -266,12 +284,12 @@ def _score_terms(shipped: Shipped, i: int, j: int) -> list[str]:
         if FEATURES[f] in ROLE_ZEROS[ROLES[j]]:
             continue
         if f in folded:
-            terms.append(f"x[at + {MAX_FEATURES + f}] * x[at + {f}]")
+            terms.append(f"w{f} * {_lane(f)}")
         elif shipped.weights[i, j, f] != 0.0:
-            terms.append(f"{float(shipped.weights[i, j, f])!r} * x[at + {f}]")
+            terms.append(f"{float(shipped.weights[i, j, f])!r} * {_lane(f)}")
     for p in range(first, end):
         a, b = shipped.pair_index[i, j, p]
-        terms.append(f"{float(shipped.pair_weight[i, j, p])!r} * x[at + {a}] * x[at + {b}]")
+        terms.append(f"{float(shipped.pair_weight[i, j, p])!r} * {_lane(a)} * {_lane(b)}")
     return terms or ["0.0"]
 
 
@@ -301,34 +319,46 @@ def _fold_lines(shipped: Shipped, i: int, j: int) -> list[str]:
 
 def _compile(shipped: Shipped) -> tuple[Any, Any]:
     """The shipped models compiled from their package data as straight-line code, the
-    features' offsets and the weights constants: ``card_score(row, role, x, at)``, a card's
-    score under model ``row + 1`` for ``role`` less the context's own part, its features read
-    from ``x[at:]``, the sum a balanced tree of additions; and ``context_fold(row, role, x,
+    features' offsets and the weights constants: ``card_scores(row, role, x, at, base, n)``,
+    the scores under model ``row + 1`` for ``role`` of the cards in lanes ``0 .. n - 1``
+    (``base``, the context's own part, plus the sum of the card's terms as a balanced tree
+    of additions), written to ``x[at + LANE_SCORES + c]``; and ``context_fold(row, role, x,
     at)``, once a decision, the context folded into the weights and its own part returned
     (:func:`_fold_lines`; in the order a loop over the products would add them).
 
     Loops over arrays of the products' indices and weights took about 2 ns a product (the
     loads, and one chain of additions): half of the policy's time, and the fold a fifth of
     what was left. Built from the data, a new model needs no new code and costs what its
-    terms cost."""
-    score = ["def card_score(row, role, x, at):"]
+    terms cost. The loop over the cards is the only loop: each card's score is the same
+    expression, so the compiler computes four or eight cards at a time (a vector lane a card,
+    the same operations in the same order as one card alone: the same bits)."""
+    score = ["def card_scores(row, role, x, at, base, n):"]
     fold = ["def context_fold(row, role, x, at):"]
     for i in range(len(shipped.models)):
         for j in range(len(ROLES)):
             test = f"    if row == {i} and role == {j}:"
-            score += [test, f"        return {_tree(_score_terms(shipped, i, j))}"]
+            first = int(shipped.n_context[i, j])
+            folded = sorted({int(shipped.pair_index[i, j, p, 0]) for p in range(first)})
+            score += [
+                test,
+                # the decision's weights first: the loop then reads only the cards' features
+                *(f"        w{f} = x[at + {MAX_FEATURES + f}]" for f in folded if f < N_CARD),
+                "        for c in range(n):",
+                f"            x[at + {LANE_SCORES} + c] = base + "
+                f"{_tree(_score_terms(shipped, i, j))}",
+                "        return",
+            ]
             fold += [test, *(f"        {line}" for line in _fold_lines(shipped, i, j))]
-    score.append("    return 0.0")
     fold.append("    return 0.0")
     namespace: dict[str, Any] = {}
     exec("\n".join(score + fold), namespace)  # the models' own source, built from their data
     return tuple(
         jit(cache=False, inline="always")(namespace[name])
-        for name in ("card_score", "context_fold")
+        for name in ("card_scores", "context_fold")
     )  # type: ignore[return-value]
 
 
-card_score, context_fold = _compile(_SHIPPED)
+card_scores, context_fold = _compile(_SHIPPED)
 
 
 @lru_cache(maxsize=1)
@@ -349,17 +379,21 @@ def _top_points(points: int) -> int:
 
 @jit(inline="always")
 def card_features(
-    v: PlayView, c: int, pick: int, unseen: int, mate_safe: bool, out: np.ndarray, at: int
+    v: PlayView, c: int, pick: int, unseen: int, mate_safe: bool, ruffs: int, out: np.ndarray,
+    at: int, step: int,
 ) -> None:  # fmt: skip
     """The card's own features (the first :data:`N_CARD` of :data:`FEATURES`) of legal card
-    ``c``, written to ``out[at:at + N_CARD]`` (``pick``: the card ``counting`` plays;
+    ``c``, the ``i``-th written to ``out[at + i * step]`` (``pick``: the card ``counting`` plays;
     ``unseen``: faces with a copy neither played nor held; ``mate_safe``: the partner wins the
-    trick so far and no later opponent may beat it). :func:`features_of` gives all the
-    features as an array."""
+    trick so far and no later opponent may beat it; ``ruffs``: :func:`ruff_mask`).
+    :func:`features_of` gives all the features as an array."""
     hand, seat, trump, players, partners = v.hand, v.seat, v.trump, v.players, v.partners
     k = v.n_played
     suit = suit_of(c)
-    pts = face_points(v.points, c) * 10 // _top_points(v.points)  # as a 10-point counter
+    pts = face_points(v.points, c)  # as a 10-point counter (no division where it is one)
+    top = _top_points(v.points)
+    if top != 10:
+        pts = pts * 10 // top
     is_trump = suit == trump
     lead = k == 0
     wins = lead or (beaters(v.winner, trump) >> c) & 1 != 0
@@ -374,44 +408,37 @@ def card_features(
     held = hand & PLANE & suit_mask(suit)
     length = suit_len(hand, suit)
     bidding_side = seat == v.bidder or (partners and (seat - v.bidder) % 2 == 0)
-    ruffed = False
-    mate_ruffs = False
-    if lead and not is_trump:
-        for i in range(1, players):
-            other = (seat + i) % players
-            if partners and i == 2:
-                mate_ruffs = _can_ruff(other, suit, trump, unseen, v.caps)
-            elif _can_ruff(other, suit, trump, unseen, v.caps):
-                ruffed = True
+    ruffed = lead and (ruffs >> suit) & 1 != 0
+    mate_ruffs = lead and (ruffs >> (4 + suit)) & 1 != 0
     out[at] = c == pick
-    out[at + 1] = pts
-    out[at + 2] = is_trump
-    out[at + 3] = rank_of(c)
-    out[at + 4] = takes
-    out[at + 5] = may_take
-    out[at + 6] = to_mate
-    out[at + 7] = pts if takes else 0
-    out[at + 8] = pts if may_take else 0
-    out[at + 9] = pts if to_mate else 0
-    out[at + 10] = pts if given else 0
-    out[at + 11] = boss
-    out[at + 12] = lead and boss
-    out[at + 13] = pts if lead and boss else 0
-    out[at + 14] = lead and is_trump
-    out[at + 15] = lead and is_trump and bidding_side
-    out[at + 16] = (not lead) and is_trump and v.led != trump
-    out[at + 17] = length
-    out[at + 18] = 12 - length - suit_len(v.played, suit)
-    out[at + 19] = ruffed
-    out[at + 20] = mate_ruffs
-    out[at + 21] = c == lowest_bit_index(held)
-    out[at + 22] = c == highest_bit_index(held)
-    out[at + 23] = (hand >> (24 + c)) & 1
-    out[at + 24] = suit_len(hand, trump) if is_trump else 0
-    out[at + 25] = rank_of(c) if wins else 0
+    out[at + 1 * step] = pts
+    out[at + 2 * step] = is_trump
+    out[at + 3 * step] = rank_of(c)
+    out[at + 4 * step] = takes
+    out[at + 5 * step] = may_take
+    out[at + 6 * step] = to_mate
+    out[at + 7 * step] = pts if takes else 0
+    out[at + 8 * step] = pts if may_take else 0
+    out[at + 9 * step] = pts if to_mate else 0
+    out[at + 10 * step] = pts if given else 0
+    out[at + 11 * step] = boss
+    out[at + 12 * step] = lead and boss
+    out[at + 13 * step] = pts if lead and boss else 0
+    out[at + 14 * step] = lead and is_trump
+    out[at + 15 * step] = lead and is_trump and bidding_side
+    out[at + 16 * step] = (not lead) and is_trump and v.led != trump
+    out[at + 17 * step] = length
+    out[at + 18 * step] = 12 - length - suit_len(v.played, suit)
+    out[at + 19 * step] = ruffed
+    out[at + 20 * step] = mate_ruffs
+    out[at + 21 * step] = c == lowest_bit_index(held)
+    out[at + 22 * step] = c == highest_bit_index(held)
+    out[at + 23 * step] = (hand >> (24 + c)) & 1
+    out[at + 24 * step] = suit_len(hand, trump) if is_trump else 0
+    out[at + 25 * step] = rank_of(c) if wins else 0
     cards = popcount(hand & PLANE) + popcount(hand >> 24)
-    out[at + 26] = cards if is_trump else 0
-    out[at + 27] = lead and not is_trump and length <= 2
+    out[at + 26 * step] = cards if is_trump else 0
+    out[at + 27 * step] = lead and not is_trump and length <= 2
 
 
 @jit(inline="always")
@@ -427,12 +454,14 @@ def context_features(v: PlayView, out: np.ndarray, at: int) -> None:
 
 
 @jit(inline="always")
-def all_features(v: PlayView, c: int, ctx: tuple[int, int, bool], out: np.ndarray) -> None:
+def all_features(
+    v: PlayView, c: int, ctx: tuple[int, int, bool, int], out: np.ndarray
+) -> None:  # fmt: skip
     """Every one of the :data:`FEATURES` of legal card ``c`` in view ``v`` (``ctx``: its
     :func:`decision_context`), to ``out[:N_FEATURES]``: the training data's (the policy writes
     the context once a decision)."""
-    pick, unseen, mate_safe = ctx
-    card_features(v, c, pick, unseen, mate_safe, out, 0)
+    pick, unseen, mate_safe, ruffs = ctx
+    card_features(v, c, pick, unseen, mate_safe, ruffs, out, 0, 1)
     context_features(v, out, 0)
 
 
@@ -445,9 +474,26 @@ def features_of(v: PlayView, c: int) -> np.ndarray:
 
 
 @jit(inline="always")
-def decision_context(v: PlayView) -> tuple[int, int, bool]:
+def ruff_mask(v: PlayView, unseen: int) -> int:
+    """For a lead: bit ``s`` set where an opponent may ruff a lead of side suit ``s``, bit
+    ``4 + s`` where the partner may (0 for a follow, and for trumps)."""
+    mask = 0
+    if v.n_played > 0:
+        return mask
+    for suit in range(4):
+        if suit == v.trump:
+            continue
+        for i in range(1, v.players):
+            other = seat_after(v.seat, i, v.players)
+            if _can_ruff(other, suit, v.trump, unseen, v.caps):
+                mask |= 1 << (4 + suit if v.partners and i == 2 else suit)
+    return mask
+
+
+@jit(inline="always")
+def decision_context(v: PlayView) -> tuple[int, int, bool, int]:
     """What every card's features share: (counting's card, unseen faces, whether the
-    partner's winning card is safe)."""
+    partner's winning card is safe, :func:`ruff_mask`)."""
     pick = _counting_play(v, True, True)
     unseen = _unseen_faces(v.hand, v.played)
     mate_safe = False
@@ -458,7 +504,7 @@ def decision_context(v: PlayView) -> tuple[int, int, bool]:
             v.winner, v.seat, v.led, v.trump, v.players, n_after, v.partners,
             unseen, v.caps,
         )  # fmt: skip
-    return pick, unseen, mate_safe
+    return pick, unseen, mate_safe, ruff_mask(v, unseen)
 
 
 @jit
@@ -479,22 +525,29 @@ def learned_play(
     first = FROM_TRICKS[model - 1] if from_trick < 1 else from_trick
     if trick + 1 < first or (v.n_played == 0 and not leads):
         return _counting_play(v, True, True)
-    pick, unseen, mate_safe = decision_context(v)
+    pick, unseen, mate_safe, ruffs = decision_context(v)
     x = work.view(np.float64)
     at = scratch(work)
     row = model - 1
     role = 0 if v.n_played == 0 else 1
     context_features(v, x, at)
     base = context_fold(row, role, x, at)
-    best = -1
-    best_score = 0.0
-    pick_score = 0.0
+    n = 0
     m = legal & PLANE
     while m:
         f = lowest_bit_index(m)
         m &= m - 1
-        card_features(v, f, pick, unseen, mate_safe, x, at)
-        score = base + card_score(row, role, x, at)
+        card_features(v, f, pick, unseen, mate_safe, ruffs, x, at + LANE_FEATURES + n, LANES)
+        n += 1
+    card_scores(row, role, x, at, base, min((n + 3) & ~3, LANES))  # whole vectors of four
+    best = -1
+    best_score = 0.0
+    pick_score = 0.0
+    m = legal & PLANE
+    for j in range(n):
+        f = lowest_bit_index(m)
+        m &= m - 1
+        score = x[at + LANE_SCORES + j]
         if (
             best < 0
             or score > best_score

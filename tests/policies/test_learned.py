@@ -278,7 +278,7 @@ def test_shipped_models_carry_their_provenance(tmp_path) -> None:
     with pytest.raises(ValueError, match="lacks its margin or first trick"):
         L._load(bad)
     shipped = L._load()
-    assert L.MAX_FEATURES + L.N_CARD <= SCRATCH  # the decision's weights fit the scratch words
+    assert L.SCRATCH_WORDS <= SCRATCH  # the cards' lanes and the decision's weights fit the scratch
     for i, m in enumerate(models):  # the kernels' arrays hold what the descriptions say
         assert shipped.margins[i] == m["margin"]
         for j, role in enumerate(L.ROLES):
