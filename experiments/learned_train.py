@@ -28,6 +28,17 @@ each with both candidates' figures and the data's provenance, the better one as 
 and ``--from-trick``: their default margin and first trick). Duplicate matches then decide
 which to play by default (``pinochle-sim compare play=learned,play.model=V play=counting``).
 Data recorded before a feature existed get it worked out again from the seat's recorded view.
+
+``--rollouts DIR`` (repeatable; folders of ``learned_data.py --values rollout``) fits the lead
+rows to played-out hands instead: each legal lead played, then the rest of the hand by the real
+players, the target the hand's score margin divided by ``--lead-scale`` (15: the shared
+``margin`` of 1 then asks a lead for 15 points of score over counting's). ``pimc``'s values
+misjudge leads: it assumes that every seat then plays seeing every card, and a lead model
+fitted to them lost 33 points a deal to counting's leads, where the rollout fit gains. The
+written models lead for the bidding side (``--leads 2``; 1: every seat, 0: none)::
+
+    python experiments/learned_train.py --data D1 --data D2 --rollouts R1 --fit pairs \
+        --margin 1 --from-trick 1 --write
 """
 
 from __future__ import annotations
@@ -183,6 +194,65 @@ def evaluate(scores: np.ndarray, data: pd.DataFrame) -> dict[str, float]:
     }
 
 
+def fit_rollout_leads(
+    a: argparse.Namespace, candidates: dict, rules: str
+) -> tuple[dict[str, dict[str, float]], list[dict]]:  # fmt: skip
+    """Refit every candidate's lead row to the leads of ``--rollouts`` (the hand's score margin,
+    each card played and the hand played out, divided by ``--lead-scale``): pairs for the
+    pairs fit, a regression for the others. Prints and returns the held-out deals' points lost
+    against the best card of each decision, in score and in trick points, next to the card
+    the recorded side played and counting's."""
+    frames, provs = [], []
+    for d in a.rollouts:
+        path = Path(d) / "_provenance.json"
+        prov = json.loads(path.read_text()) if path.is_file() else {}
+        if prov.get("settings", {}).get("values") != "rollout":
+            sys.exit(f"error: {d} is not a folder of experiments/learned_data.py --values rollout")
+        if prov["settings"]["rules"] != rules:
+            sys.exit(f"error: {d} holds {prov['settings']['rules']} hands, the data {rules}")
+        frames.append(pd.read_parquet(d))
+        provs.append(prov)
+    data = pd.concat(frames, ignore_index=True)
+    data = data[data["n_played"] == 0].reset_index(drop=True)
+    if data.empty:
+        sys.exit("error: the rollout folders hold no leads")
+    data["group"] = data.groupby(["hand", data["seat"] % 2, "decision"], sort=False).ngroup()
+    held = (data["hand"] % 10 == HELD_OUT).to_numpy()
+    feats = list(FEATURES)
+    x = data[feats].to_numpy(dtype=float)
+    target = data["score"].to_numpy(float) / a.lead_scale
+    tr = ~held
+    g = data.loc[tr, "group"].factorize()[0]
+    if a.pairs:
+        pairs_fit = fit_pairs(x[tr], target[tr], g, a.ridge, a.pairs)
+    else:
+        pairs_fit = (fit_regression(x[tr], target[tr], g, a.ridge), [])
+    regression_fit = (fit_regression(x[tr], target[tr], g, a.ridge), [])
+    for name, m in candidates.items():
+        m["lead"] = pairs_fit if name == "pairs" else regression_fit
+    test = data[held].copy()
+    test["group"] = test["group"].factorize()[0]
+    best = {c: test.groupby("group")[c].transform("max") for c in ("score", "value")}
+
+    def lost(pick: pd.Series) -> dict[str, float]:
+        return {c: float((best[c] - test[c])[pick].mean()) for c in ("score", "value")}
+
+    results = {
+        "chosen": lost(test["chosen"] == 1),
+        "counting": lost(test["counting"] == 1),
+    }
+    for name, fitted in (("regression", regression_fit), ("pairs", pairs_fit)):
+        s = pd.Series(scores(x[held], fitted), index=test.index)
+        results[name] = lost(test.index.isin(s.groupby(test["group"]).idxmax()))
+    print(
+        f"leads fitted to {len(data[tr]):,} rollout rows ({g.max() + 1:,} decisions); "
+        f"held out {test['group'].max() + 1:,} decisions, points lost against the best card:"
+    )
+    for name, r in results.items():
+        print(f"  {name:12s} score {r['score']:6.2f}   trick points {r['value']:5.2f}")
+    return results, provs  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", action="append", required=True, help="a learned_data.py folder")
@@ -196,7 +266,22 @@ def main() -> None:
     ap.add_argument(
         "--from-trick", type=int, default=7, help="the written models' first trick (1..16)"
     )
+    ap.add_argument(
+        "--rollouts", action="append", default=[],
+        help="a learned_data.py --values rollout folder: the lead rows are fitted to it",
+    )  # fmt: skip
+    ap.add_argument(
+        "--lead-scale", type=float, default=15.0,
+        help="with --rollouts: a lead's target is its score margin divided by this",
+    )  # fmt: skip
+    ap.add_argument(
+        "--leads", type=int, choices=(0, 1, 2), default=None,
+        help="the written models' leads (0 counting, 1 every seat, 2 the bidding side; "
+        "default: 2 with --rollouts, else 0)",
+    )  # fmt: skip
     a = ap.parse_args()
+    if a.leads is None:
+        a.leads = 2 if a.rollouts else 0
     if not (0 <= a.pairs <= MAX_PAIRS and 1 <= a.from_trick <= 16 and a.margin >= 0):
         sys.exit(f"error: --pairs 0..{MAX_PAIRS}, --from-trick 1..16, --margin 0 or more")
     t0 = time.perf_counter()
@@ -243,6 +328,9 @@ def main() -> None:
         return fit_choice(x, part["pimc_pick"].to_numpy(float), g, a.ridge), []
 
     candidates = {how: {"lead": fit(how, lead_tr), "follow": fit(how, ~lead_tr)} for how in FITS}
+    lead_results, lead_provs = {}, []
+    if a.rollouts:
+        lead_results, lead_provs = fit_rollout_leads(a, candidates, sorted(rules)[0])
     results = {"counting": evaluate(test["counting_pick"].to_numpy(float), test)}
     for name, m in candidates.items():
         results[name] = evaluate(
@@ -278,12 +366,17 @@ def main() -> None:
                if name == "pairs" else {}),
             "margin": a.margin,
             "from_trick": a.from_trick,
+            "leads": a.leads,
             "provenance": {
                 "data": [{k: p[k] for k in ("settings", "commit", "engine_version")}
                          for p in provs],
                 "held_out": f"deals whose number ends in {HELD_OUT}",
                 "training_rows": len(train),
                 "held_out_results": {k: v for k, v in results.items() if "training" not in k},
+                **({"lead_data": [{k: p[k] for k in ("settings", "commit", "engine_version")}
+                                  for p in lead_provs],
+                    "lead_target": f"the hand's score margin played out / {a.lead_scale:g}",
+                    "lead_held_out_results": lead_results} if a.rollouts else {}),
                 "ridge": a.ridge,
                 **({"pairs_kept": a.pairs} if name == "pairs" else {}),
                 "script": "experiments/learned_train.py",

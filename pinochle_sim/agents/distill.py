@@ -7,6 +7,11 @@ and what the search made of each legal card: the card's features
 (:data:`~pinochle_sim.policies.learned.FEATURES`, from the seat's view only) and its value, the
 side's points from the current trick on averaged over the sampled worlds. The hand goes on
 with the card ``pimc`` plays, so the positions are those of ``pimc`` against itself.
+
+:meth:`RolloutRecorder.record_hand` values the plays of a fast player another way: it plays
+each legal card, then the rest of the hand with the real players, on the real deal (no seat
+sees another's cards), and records what the side then takes and its score for the hand against
+the other side's: each card's worth under the play that will actually follow it.
 """
 
 from __future__ import annotations
@@ -68,6 +73,29 @@ def _search_decision(
     world_sums(view, worlds, rs, work)
     for f in range(24):
         sums[f] = work[W_SUMS + f]
+    pick = _describe(view, work, feats, state)
+    return view.legal, best_total(view, sums), pick
+
+
+@jit
+def _view_decision(
+    bundle: PolicyBundle, ra: np.ndarray, ma: np.ndarray, seat: int, hand: int,
+    shown: np.ndarray, bidder: int, trump: int, gave: int, returned: int, widow: int,
+    laid: int, faces: np.ndarray, n_faces: int, first: int, hand_size: int, feats: np.ndarray,
+    state: np.ndarray,
+) -> int:  # fmt: skip
+    """The features of each legal card of ``seat`` (row ``face`` of ``feats``) and its view
+    in ``state``, without searching; returns the legal faces."""
+    view, work = seat_view(bundle, ra, ma, seat, hand, shown, bidder, trump, gave, returned,
+                           widow, laid, faces, n_faces, first, hand_size)  # fmt: skip
+    _describe(view, work, feats, state)
+    return view.legal
+
+
+@jit
+def _describe(view: PlayView, work: np.ndarray, feats: np.ndarray, state: np.ndarray) -> int:
+    """Each legal card's features to row ``face`` of ``feats``, the view to ``state``
+    (:data:`STATE`); returns the card ``counting`` plays."""
     ctx = decision_context(view)
     m = view.legal & 0xFFFFFF
     while m:
@@ -84,7 +112,7 @@ def _search_decision(
     state[7] = view.trump
     state[8] = view.caps
     state[9] = view.led
-    return view.legal, best_total(view, sums), ctx[0]
+    return ctx[0]
 
 
 @jit
@@ -194,11 +222,102 @@ class SearchRecorder:
         return int(chosen)
 
 
+ROLLOUT_COLUMNS = ("hand", "decision", "seat", "trick", "card", "value", "score", "chosen")
+"""A rollout record's columns before the features: as :data:`COLUMNS`, with ``value`` the side's
+trick points from this trick on (its cards on the table included) when the card is played and
+the hand played out, ``score`` the side's score for the hand minus the other side's, and
+``chosen`` 1 for the card the recorded side plays."""
+ROLLOUT_RECORD_COLUMNS = (*ROLLOUT_COLUMNS, *FEATURES, *STATE, "n_played")
+ROLES = ("lead", "follow")
+
+
+class RolloutRecorder:
+    """Plays deals of a four-hand partnership preset with ``team`` (a policy set) on one side
+    and ``against`` on the other, and at each of the team's card plays (from ``from_trick`` on,
+    of the ``roles`` asked for: ``lead``, ``follow``; more than one legal card) plays every
+    legal card and then the rest of the hand with the same players: each card's worth under
+    the play that really follows it, on the real deal (no sampled worlds; no seat sees another's
+    cards). Each deal is played twice, the team on each side in turn; the hand goes on with the
+    team's own card, so the positions are those the team meets."""
+
+    def __init__(
+        self, rules: str, team: PolicySet, against: PolicySet, from_trick: int,
+        roles: tuple[str, ...], seed: int,
+    ) -> None:  # fmt: skip
+        tr = table_rules(rules)
+        if not tr.partners:
+            raise ValueError(f"rollouts need a four-hand partnership preset, not {rules!r}")
+        if not roles or set(roles) - set(ROLES):
+            raise ValueError(f"roles are {', '.join(ROLES)}; got {', '.join(roles) or 'none'}")
+        self.rules = rules
+        self.roles = tuple(roles)
+        self.from_trick = from_trick
+        self.seed = seed
+        self.team = PolicyPlayer(team, seed=seed)
+        self.against = PolicyPlayer(against, seed=seed)
+        self._feats = np.zeros((24, MAX_FEATURES), dtype=np.int64)
+        self._state = np.zeros(len(STATE), dtype=np.int64)
+
+    def record_hand(self, hand: int) -> dict[str, list[int | float]]:
+        """Play deal ``hand`` of the recorder's seed twice (the team as side 0, then side 1);
+        returns the records, column by column (:data:`ROLLOUT_RECORD_COLUMNS`)."""
+        out: dict[str, list[int | float]] = {c: [] for c in ROLLOUT_RECORD_COLUMNS}
+        for side in (0, 1):
+            t = deal_table(self.rules, self.seed, hand)
+            while t.phase != DONE:
+                seat = t.current_player()
+                action = self._player(t, seat, side).decide(t, seat, hand)
+                if t.phase == PLAY and t.tr.side(seat) == side and self._recorded(t):
+                    self._record(t, seat, side, hand, action, out)
+                t.apply(action)
+        return out
+
+    def _player(self, t: Table, seat: int, side: int) -> PolicyPlayer:
+        return self.team if t.tr.side(seat) == side else self.against
+
+    def _recorded(self, t: Table) -> bool:
+        role = "lead" if not t.tricks[-1][1] else "follow"
+        return (
+            len(t.tricks) >= self.from_trick and role in self.roles and len(t.legal_actions()) > 1
+        )
+
+    def _record(
+        self, t: Table, seat: int, side: int, hand: int, chosen: int, out: dict
+    ) -> None:  # fmt: skip
+        tr = t.tr
+        legal = _view_decision(
+            self.team.bundle, tr.ra, tr.ma, seat, *view_args(t, seat), self._feats, self._state
+        )
+        n = sum(len(c) for _, c in t.tricks)
+        before = t.trick_points[side]
+        for f in range(24):
+            if not (legal >> f) & 1:
+                continue
+            after = t.copy()
+            after.apply(f)
+            while after.phase != DONE:
+                s = after.current_player()
+                after.apply(self._player(after, s, side).decide(after, s, hand))
+            value = after.trick_points[side] - before
+            score = after.scores[side] - after.scores[1 - side]
+            row = (hand, n, seat, len(t.tricks), f, value, score, f == chosen)
+            for c, x in zip(ROLLOUT_COLUMNS, row, strict=True):
+                out[c].append(int(x))
+            for i, name in enumerate(FEATURES):
+                out[name].append(int(self._feats[f, i]))
+            for i, name in enumerate(STATE):
+                out[name].append(int(self._state[i]))
+            out["n_played"].append(len(t.tricks[-1][1]))
+
+
 __all__ = [
     "COLUMNS",
     "N_FEATURES",
     "RECORD_COLUMNS",
+    "ROLLOUT_COLUMNS",
+    "ROLLOUT_RECORD_COLUMNS",
     "STATE",
+    "RolloutRecorder",
     "SearchRecorder",
     "features_from_state",
     "features_from_states",

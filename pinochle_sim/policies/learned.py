@@ -134,6 +134,13 @@ MODEL_FROM_TRICK = 0
 MODEL_MARGIN = -1
 """The ``margin`` parameter's default: each model's own (:data:`MARGINS`), chosen for it by
 duplicate matches on seed 11 (results/strength/README.md)."""
+MODEL_LEADS = -1
+"""The ``leads`` parameter's default: each model's own (:data:`LEADS`)."""
+LEADS_NONE = 0
+LEADS_ALL = 1
+LEADS_BIDDING_SIDE = 2
+"""``leads``: ``counting`` leads (0); the model leads for every seat (1); the model leads for
+the bidding side, ``counting`` for the defenders (2)."""
 MAX_PAIRS = 128
 """Room for the products of a pairs model, per role."""
 LANES = 24
@@ -165,8 +172,9 @@ class Shipped(NamedTuple):
     """The shipped models as the kernels read them (``[version - 1, role]`` rows, a role per
     :data:`ROLES`): the linear weights; a pairs model's products, feature indices ``(i, j)``
     with their weights and how many, arranged for the kernel (:func:`_arrange`: the
-    ``n_context`` products with a context feature first); each model's default margin and first
-    trick; the descriptions and the version played by default."""
+    ``n_context`` products with a context feature first); each model's default margin, first
+    trick and leads (0 where its data do not say); the descriptions and the version played by
+    default."""
 
     weights: np.ndarray
     pair_index: np.ndarray
@@ -175,6 +183,7 @@ class Shipped(NamedTuple):
     n_context: np.ndarray
     margins: np.ndarray
     from_tricks: np.ndarray
+    leads: np.ndarray
     models: list[dict[str, Any]]
     default: int
 
@@ -204,6 +213,7 @@ def _load(path: Path = DATA_FILE) -> Shipped:
     n_context = np.zeros((n, len(ROLES)), dtype=np.int64)
     margins = np.zeros(n, dtype=np.float64)
     from_tricks = np.zeros(n, dtype=np.int64)
+    leads = np.zeros(n, dtype=np.int64)
     for i, m in enumerate(models):
         if m["version"] != i + 1:
             raise ValueError(
@@ -216,6 +226,9 @@ def _load(path: Path = DATA_FILE) -> Shipped:
             raise ValueError(f"{path.name}: model {m['version']} lacks its margin or first trick")
         margins[i] = float(m["margin"])
         from_tricks[i] = int(m["from_trick"])
+        leads[i] = int(m.get("leads", LEADS_NONE))
+        if leads[i] not in (LEADS_NONE, LEADS_ALL, LEADS_BIDDING_SIDE):
+            raise ValueError(f"{path.name}: model {m['version']} has leads other than 0, 1, 2")
         for j, role in enumerate(ROLES):
             w = m["weights"][role]
             if len(w) != n_feats:
@@ -242,16 +255,19 @@ def _load(path: Path = DATA_FILE) -> Shipped:
     if models and not 1 <= default <= len(models):
         raise ValueError(f"{path.name}: the default model {default} is not shipped")
     return Shipped(
-        weights, pair_index, pair_weight, n_pairs, n_context, margins, from_tricks, models, default
-    )
+        weights, pair_index, pair_weight, n_pairs, n_context, margins, from_tricks, leads, models,
+        default,
+    )  # fmt: skip
 
 
 _SHIPPED = _load()
 """The shipped models. Their weights and products reach the kernels as literals of the
-generated source (:func:`_compile`), the margins and first tricks below as constant arrays; the
+generated source (:func:`_compile`), the margins, first tricks and leads below as constant
+arrays; the
 package data is part of the compile cache's key."""
 MARGINS = _SHIPPED.margins
 FROM_TRICKS = _SHIPPED.from_tricks
+LEADS = _SHIPPED.leads
 MODELS = _SHIPPED.models
 DEFAULT_MODEL = _SHIPPED.default
 N_MODELS = len(MODELS)
@@ -379,11 +395,12 @@ def _top_points(points: int) -> int:
 
 @jit(inline="always")
 def card_features(
-    v: PlayView, c: int, pick: int, unseen: int, mate_safe: bool, ruffs: int, out: np.ndarray,
-    at: int, step: int,
+    v: PlayView, c: int, lead: bool, pick: int, unseen: int, mate_safe: bool, ruffs: int,
+    out: np.ndarray, at: int, step: int,
 ) -> None:  # fmt: skip
     """The card's own features (the first :data:`N_CARD` of :data:`FEATURES`) of legal card
-    ``c``, the ``i``-th written to ``out[at + i * step]`` (``pick``: the card ``counting`` plays;
+    ``c``, the ``i``-th written to ``out[at + i * step]`` (``lead``: whether ``v`` leads the
+    trick, a constant where the policy calls it; ``pick``: the card ``counting`` plays;
     ``unseen``: faces with a copy neither played nor held; ``mate_safe``: the partner wins the
     trick so far and no later opponent may beat it; ``ruffs``: :func:`ruff_mask`).
     :func:`features_of` gives all the features as an array."""
@@ -395,7 +412,6 @@ def card_features(
     if top != 10:
         pts = pts * 10 // top
     is_trump = suit == trump
-    lead = k == 0
     wins = lead or (beaters(v.winner, trump) >> c) & 1 != 0
     led = suit if lead else v.led
     n_after = players - 1 - k
@@ -461,7 +477,7 @@ def all_features(
     :func:`decision_context`), to ``out[:N_FEATURES]``: the training data's (the policy writes
     the context once a decision)."""
     pick, unseen, mate_safe, ruffs = ctx
-    card_features(v, c, pick, unseen, mate_safe, ruffs, out, 0, 1)
+    card_features(v, c, v.n_played == 0, pick, unseen, mate_safe, ruffs, out, 0, 1)
     context_features(v, out, 0)
 
 
@@ -509,22 +525,28 @@ def decision_context(v: PlayView) -> tuple[int, int, bool, int]:
 
 @jit
 def learned_play(
-    v: PlayView, model: int, from_trick: int, margin: int, leads: bool, work: np.ndarray
+    v: PlayView, model: int, from_trick: int, margin: int, leads: int, work: np.ndarray
 ) -> int:
     """The face ``v.seat`` plays under ``learned`` with model version ``model``: the card of
     the highest score (the linear weights, plus the products of a pairs model), unless
     ``counting``'s card scores within ``margin`` of it (then ``counting``'s; a negative
     ``margin``: the model's own); ``counting`` before trick ``from_trick`` (0: the model's
-    own), and for leads unless ``leads``. The features and the decision's weights go to the
-    scratch words of ``work``, read as floats."""
+    own), and for the leads ``leads`` leaves to it (:data:`LEADS_BIDDING_SIDE`; -1: the
+    model's own). The features, the cards' scores and the decision's weights go to the scratch
+    words of ``work``, read as floats."""
     legal = v.legal
     if popcount(legal) == 1:
         return lowest_bit_index(legal)
     n_cards = popcount(v.played)
     trick = (n_cards - v.n_played) // v.players
     first = FROM_TRICKS[model - 1] if from_trick < 1 else from_trick
-    if trick + 1 < first or (v.n_played == 0 and not leads):
+    if trick + 1 < first:
         return _counting_play(v, True, True)
+    if v.n_played == 0:
+        who = LEADS[model - 1] if leads < 0 else leads
+        bidding = v.seat == v.bidder or (v.partners and (v.seat - v.bidder) % 2 == 0)
+        if who == LEADS_NONE or (who == LEADS_BIDDING_SIDE and not bidding):
+            return _counting_play(v, True, True)
     pick, unseen, mate_safe, ruffs = decision_context(v)
     x = work.view(np.float64)
     at = scratch(work)
@@ -534,11 +556,22 @@ def learned_play(
     base = context_fold(row, role, x, at)
     n = 0
     m = legal & PLANE
-    while m:
-        f = lowest_bit_index(m)
-        m &= m - 1
-        card_features(v, f, pick, unseen, mate_safe, ruffs, x, at + LANE_FEATURES + n, LANES)
-        n += 1
+    if role == 0:  # a copy of the features for leads, one for follows: each without the other's
+        while m:
+            f = lowest_bit_index(m)
+            m &= m - 1
+            card_features(
+                v, f, True, pick, unseen, mate_safe, ruffs, x, at + LANE_FEATURES + n, LANES
+            )
+            n += 1
+    else:
+        while m:
+            f = lowest_bit_index(m)
+            m &= m - 1
+            card_features(
+                v, f, False, pick, unseen, mate_safe, ruffs, x, at + LANE_FEATURES + n, LANES
+            )
+            n += 1
     card_scores(row, role, x, at, base, min((n + 3) & ~3, LANES))  # whole vectors of four
     best = -1
     best_score = 0.0
@@ -568,4 +601,4 @@ def learned(v: PlayView, q: tuple, rs: np.ndarray, work: np.ndarray) -> int:
     """Kernel of the ``play`` hook for ``learned``: ``q`` = (model, from_trick, margin, leads,
     ...)."""
     model, from_trick, margin = q[LEARNED_MODEL], q[LEARNED_FROM_TRICK], q[LEARNED_MARGIN]
-    return learned_play(v, model, from_trick, margin, q[LEARNED_LEADS] != 0, work)
+    return learned_play(v, model, from_trick, margin, q[LEARNED_LEADS], work)

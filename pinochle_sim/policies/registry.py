@@ -251,11 +251,12 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "play",
             "learned",
             slots.PLAY_LEARNED,
-            "pimc distilled into a model of each card's features (linear, or with products "
-            "of feature pairs; experiments/learned_train.py), at bot speed: from trick "
-            "`from_trick` on, it plays the card the model values most where that is `margin` "
-            "points above counting's card; counting otherwise, and for leads unless `leads` "
-            "(four-hand and three-hand)",
+            "search distilled into a model of each card's features (linear, or with products "
+            "of feature pairs; experiments/learned_train.py; follows fitted to pimc's values, "
+            "leads to played-out hands), at bot speed: from trick `from_trick` on, it plays "
+            "the card the model values most where that is `margin` above counting's card; "
+            "counting otherwise, and for the leads `leads` leaves to counting (four-hand and "
+            "three-hand)",
             _params(
                 model=(
                     max(1, learned.DEFAULT_MODEL),
@@ -278,10 +279,19 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                     1000,
                     "points",
                     "the model's card only where it expects at least this much more than "
-                    "counting's card (model score units: partnership points for a regression "
-                    "fit); -1: the model's own (policies/data/learned_play.json)",
+                    "counting's card (model score units: partnership trick points for follows, "
+                    "15 points of score for leads fitted to played-out hands); -1: the "
+                    "model's own (policies/data/learned_play.json)",
                 ),
-                leads=(0, 0, 1, FLAG, "1: the model leads too; 0: counting leads"),
+                leads=(
+                    learned.MODEL_LEADS,
+                    -1,
+                    2,
+                    "who",
+                    "leads by the model: 1 every seat's, 2 the bidding side's (counting leads "
+                    "for the defenders), 0 none (counting leads); -1: the model's own "
+                    "(policies/data/learned_play.json)",
+                ),
             ),
             frozenset({"reads_caps", "auction_only"}),
         ),

@@ -215,6 +215,31 @@ def test_counting_leads_and_plays_within_the_margin() -> None:
     assert deviations > 0
 
 
+@pytest.mark.slow
+def test_leads_2_leaves_the_defenders_leads_to_counting() -> None:
+    """``leads`` 2: a seat of the bidding side leads the card of the highest score (recomputed
+    in numpy from the package data), a defender ``counting``'s card."""
+    model = L.models()[L.DEFAULT_MODEL - 1]
+    first = L.FROM_TRICKS[L.DEFAULT_MODEL - 1]
+    seen = {True: 0, False: 0}
+    differs = 0
+    for trick, v, action in _decisions("partnership", learned("play.leads=2", "play.margin=0"),
+                                       range(25)):  # fmt: skip
+        legal = [f for f in range(24) if (v.legal >> f) & 1]
+        if v.n_played or len(legal) == 1 or trick < first:
+            continue
+        bidding = (v.seat - v.bidder) % 2 == 0
+        pick = L.decision_context(v)[0]
+        if bidding:
+            scores = {f: _score(model, "lead", L.features_of(v, f).astype(float)) for f in legal}
+            assert action == max(legal, key=lambda f: (scores[f], -_tie(f, v.points)))
+            differs += action != pick
+        else:
+            assert action == pick
+        seen[bidding] += 1
+    assert seen[True] > 20 and seen[False] > 20 and differs > 0
+
+
 @pytest.mark.parametrize("rules", ["partnership", "joedog", "three-hand"])
 def test_every_card_is_legal_under_the_rules_oracle(rules: str) -> None:
     recs = (hand_record(41, h, rules, learned()) for h in range(8))
@@ -274,6 +299,9 @@ def test_shipped_models_carry_their_provenance(tmp_path) -> None:
     bad.write_text(json.dumps({"models": [nan]}))  # json writes NaN; the generated code could not
     with pytest.raises(ValueError, match="not finite"):
         L._load(bad)
+    bad.write_text(json.dumps({"models": [{**one, "leads": 3}]}))
+    with pytest.raises(ValueError, match="leads other than 0, 1, 2"):
+        L._load(bad)
     bad.write_text(json.dumps({"models": [{k: v for k, v in one.items() if k != "margin"}]}))
     with pytest.raises(ValueError, match="lacks its margin or first trick"):
         L._load(bad)
@@ -281,6 +309,7 @@ def test_shipped_models_carry_their_provenance(tmp_path) -> None:
     assert L.SCRATCH_WORDS <= SCRATCH  # the cards' lanes and the decision's weights fit the scratch
     for i, m in enumerate(models):  # the kernels' arrays hold what the descriptions say
         assert shipped.margins[i] == m["margin"]
+        assert shipped.leads[i] == m.get("leads", 0)
         for j, role in enumerate(L.ROLES):
             pairs = m.get("pairs", {}).get(role, [])
             n, n_context = shipped.n_pairs[i, j], shipped.n_context[i, j]
@@ -295,11 +324,12 @@ def test_shipped_models_carry_their_provenance(tmp_path) -> None:
 
 
 def test_the_default_margin_and_first_trick_are_the_models_own() -> None:
-    """``margin`` -1 and ``from_trick`` 0 (the defaults) play each model with the margin and
-    first trick its data name."""
+    """``margin`` -1, ``from_trick`` 0 and ``leads`` -1 (the defaults) play each model with the
+    margin, first trick and leads its data name (no leads named: counting leads)."""
     for version, m in enumerate(L.models(), start=1):
         own = m["margin"]
         first = m["from_trick"]
+        leads = m.get("leads", 0)
         a = [
             hand_record(41, h, "partnership", learned(f"play.model={version}"))["tricks"]
             for h in range(6)
@@ -310,7 +340,10 @@ def test_the_default_margin_and_first_trick_are_the_models_own() -> None:
                 h,
                 "partnership",
                 learned(
-                    f"play.model={version}", f"play.margin={own:g}", f"play.from_trick={first}"
+                    f"play.model={version}",
+                    f"play.margin={own:g}",
+                    f"play.from_trick={first}",
+                    f"play.leads={leads}",
                 ),
             )["tricks"]
             for h in range(6)
@@ -328,6 +361,8 @@ def test_parameters_are_range_checked() -> None:
     assert info.params["model"].hi == L.N_MODELS
     assert info.params["from_trick"].hi == 16
     assert info.params["margin"].default == L.MODEL_MARGIN == -1
+    assert info.params["leads"].default == L.MODEL_LEADS == -1
+    assert (info.params["leads"].lo, info.params["leads"].hi) == (-1, 2)
     assert info.params["from_trick"].default == L.MODEL_FROM_TRICK == 0
     with pytest.raises(ValueError, match="out of range"):
         learned("play.model=0")
