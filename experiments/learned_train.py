@@ -204,10 +204,7 @@ def fit_rollout_leads(
     the recorded side played and counting's."""
     frames, provs = [], []
     for d in a.rollouts:
-        path = Path(d) / "_provenance.json"
-        prov = json.loads(path.read_text()) if path.is_file() else {}
-        if prov.get("settings", {}).get("values") != "rollout":
-            sys.exit(f"error: {d} is not a folder of experiments/learned_data.py --values rollout")
+        prov = json.loads((Path(d) / "_provenance.json").read_text())
         if prov["settings"]["rules"] != rules:
             sys.exit(f"error: {d} holds {prov['settings']['rules']} hands, the data {rules}")
         frames.append(pd.read_parquet(d))
@@ -282,6 +279,11 @@ def main() -> None:
     a = ap.parse_args()
     if a.leads is None:
         a.leads = 2 if a.rollouts else 0
+    for d in a.rollouts:  # refused before the long fits, not after
+        path = Path(d) / "_provenance.json"
+        settings = json.loads(path.read_text())["settings"] if path.is_file() else {}
+        if settings.get("values") != "rollout":
+            sys.exit(f"error: {d} is not a folder of experiments/learned_data.py --values rollout")
     if not (0 <= a.pairs <= MAX_PAIRS and 1 <= a.from_trick <= 16 and a.margin >= 0):
         sys.exit(f"error: --pairs 0..{MAX_PAIRS}, --from-trick 1..16, --margin 0 or more")
     t0 = time.perf_counter()
