@@ -246,6 +246,12 @@ def _load(path: Path = DATA_FILE) -> Shipped:
                     f"{path.name}: model {m['version']} has products of unknown features "
                     f"or more than {MAX_PAIRS}"
                 )
+            zero = {FEATURES.index(name) for name in ROLE_ZEROS[role]}
+            if any(a in zero or b in zero for a, b, _ in pairs):  # the policy never writes them
+                raise ValueError(
+                    f"{path.name}: model {m['version']} has a product of a feature that is 0 "
+                    f"in a {role}"
+                )
             arranged, n_context[i, j] = _arrange(pairs)
             for k, (a, b, pw) in enumerate(arranged):
                 pair_index[i, j, k] = (a, b)
@@ -396,11 +402,13 @@ def _top_points(points: int) -> int:
 @jit(inline="always")
 def card_features(
     v: PlayView, c: int, lead: bool, pick: int, unseen: int, mate_safe: bool, ruffs: int,
-    out: np.ndarray, at: int, step: int,
+    out: np.ndarray, at: int, step: int, zeros: bool,
 ) -> None:  # fmt: skip
     """The card's own features (the first :data:`N_CARD` of :data:`FEATURES`) of legal card
     ``c``, the ``i``-th written to ``out[at + i * step]`` (``lead``: whether ``v`` leads the
-    trick, a constant where the policy calls it; ``pick``: the card ``counting`` plays;
+    trick, a constant where the policy calls it; ``zeros``: also the features that are 0 in
+    the role by definition, which a training row needs and a model's score never reads;
+    ``pick``: the card ``counting`` plays;
     ``unseen``: faces with a copy neither played nor held; ``mate_safe``: the partner wins the
     trick so far and no later opponent may beat it; ``ruffs``: :func:`ruff_mask`).
     :func:`features_of` gives all the features as an array."""
@@ -432,21 +440,23 @@ def card_features(
     out[at + 3 * step] = rank_of(c)
     out[at + 4 * step] = takes
     out[at + 5 * step] = may_take
-    out[at + 6 * step] = to_mate
     out[at + 7 * step] = pts if takes else 0
     out[at + 8 * step] = pts if may_take else 0
-    out[at + 9 * step] = pts if to_mate else 0
-    out[at + 10 * step] = pts if given else 0
     out[at + 11 * step] = boss
-    out[at + 12 * step] = lead and boss
-    out[at + 13 * step] = pts if lead and boss else 0
-    out[at + 14 * step] = lead and is_trump
-    out[at + 15 * step] = lead and is_trump and bidding_side
-    out[at + 16 * step] = (not lead) and is_trump and v.led != trump
     out[at + 17 * step] = length
     out[at + 18 * step] = 12 - length - suit_len(v.played, suit)
-    out[at + 19 * step] = ruffed
-    out[at + 20 * step] = mate_ruffs
+    if zeros or not lead:  # a lead's are 0 (:data:`ROLE_ZEROS`)
+        out[at + 6 * step] = to_mate
+        out[at + 9 * step] = pts if to_mate else 0
+        out[at + 10 * step] = pts if given else 0
+        out[at + 16 * step] = (not lead) and is_trump and v.led != trump
+    if zeros or lead:  # a follow's are 0
+        out[at + 12 * step] = lead and boss
+        out[at + 13 * step] = pts if lead and boss else 0
+        out[at + 14 * step] = lead and is_trump
+        out[at + 15 * step] = lead and is_trump and bidding_side
+        out[at + 19 * step] = ruffed
+        out[at + 20 * step] = mate_ruffs
     out[at + 21 * step] = c == lowest_bit_index(held)
     out[at + 22 * step] = c == highest_bit_index(held)
     out[at + 23 * step] = (hand >> (24 + c)) & 1
@@ -454,7 +464,8 @@ def card_features(
     out[at + 25 * step] = rank_of(c) if wins else 0
     cards = popcount(hand & PLANE) + popcount(hand >> 24)
     out[at + 26 * step] = cards if is_trump else 0
-    out[at + 27 * step] = lead and not is_trump and length <= 2
+    if zeros or lead:
+        out[at + 27 * step] = lead and not is_trump and length <= 2
 
 
 @jit(inline="always")
@@ -477,7 +488,7 @@ def all_features(
     :func:`decision_context`), to ``out[:N_FEATURES]``: the training data's (the policy writes
     the context once a decision)."""
     pick, unseen, mate_safe, ruffs = ctx
-    card_features(v, c, v.n_played == 0, pick, unseen, mate_safe, ruffs, out, 0, 1)
+    card_features(v, c, v.n_played == 0, pick, unseen, mate_safe, ruffs, out, 0, 1, True)
     context_features(v, out, 0)
 
 
@@ -561,7 +572,7 @@ def learned_play(
             f = lowest_bit_index(m)
             m &= m - 1
             card_features(
-                v, f, True, pick, unseen, mate_safe, ruffs, x, at + LANE_FEATURES + n, LANES
+                v, f, True, pick, unseen, mate_safe, ruffs, x, at + LANE_FEATURES + n, LANES, False
             )
             n += 1
     else:
@@ -569,7 +580,7 @@ def learned_play(
             f = lowest_bit_index(m)
             m &= m - 1
             card_features(
-                v, f, False, pick, unseen, mate_safe, ruffs, x, at + LANE_FEATURES + n, LANES
+                v, f, False, pick, unseen, mate_safe, ruffs, x, at + LANE_FEATURES + n, LANES, False
             )
             n += 1
     card_scores(row, role, x, at, base, min((n + 3) & ~3, LANES))  # whole vectors of four

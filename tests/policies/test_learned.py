@@ -299,6 +299,11 @@ def test_shipped_models_carry_their_provenance(tmp_path) -> None:
     bad.write_text(json.dumps({"models": [nan]}))  # json writes NaN; the generated code could not
     with pytest.raises(ValueError, match="not finite"):
         L._load(bad)
+    zero = L.FEATURES.index("leads_boss")  # 0 in every follow: the policy never writes it
+    follow_zero = {"lead": [], "follow": [[0, zero, 1.0]]}
+    bad.write_text(json.dumps({"models": [{**one, "pairs": follow_zero}]}))
+    with pytest.raises(ValueError, match="product of a feature that is 0 in a follow"):
+        L._load(bad)
     bad.write_text(json.dumps({"models": [{**one, "leads": 3}]}))
     with pytest.raises(ValueError, match="leads other than 0, 1, 2"):
         L._load(bad)
