@@ -1,5 +1,4 @@
-"""The ``learned`` play policy: sampled-world search (``pimc``) distilled into a small model
-that plays at bot speed.
+"""The ``learned`` play policy: search distilled into a small model that plays at bot speed.
 
 From trick ``from_trick`` on, the seat scores each legal card by a weighted sum of the card's
 features (:data:`FEATURES`, worked out by :func:`card_features` and :func:`context_features`
@@ -7,19 +6,25 @@ from what the seat sees: its hand, the cards played, the card winning the trick,
 seat has shown), plus, in a *pairs* model, a weighted sum of products of two features (a
 card's features with each other and with the decision's context: the tricks left, the side,
 the place in the trick), and plays the card with the highest score, unless ``counting``'s card
-scores within ``margin`` of it; before ``from_trick``, and for leads unless ``leads`` is 1, it
-plays ``counting``. Equal scores go to the card with fewer points, then the lower rank, then
-the first suit (S, H, D, C). A seat with one legal card plays it. Each model's score is
-compiled from its data as straight-line code (:func:`_compile`).
+scores within ``margin`` of it. It plays ``counting``'s card before ``from_trick``, and for the
+leads ``leads`` leaves to ``counting`` (0: every lead; 2: the defenders'; 1: none; -1, the
+default: as the model's data say). Equal scores go to the card with fewer points, then the
+lower rank, then the first suit (S, H, D, C). A seat with one legal card plays it. Each model's
+score is compiled from its data as straight-line code (:func:`_compile`) that scores the legal
+cards side by side, a card a vector lane.
 
-The weights were fitted by ``experiments/learned_train.py`` to the value ``pimc`` gives every
-legal card (its side's points from the trick on, averaged over sampled worlds solved double
-dummy) at decisions recorded by ``experiments/learned_data.py``. They are package data
-(``policies/data/learned_play.json``): per model version a weights row for leads and one for the
-other plays, a pairs model's products (feature indices and weight) for each, the model's own
-``margin`` and ``from_trick`` (the parameters' defaults play them), and its provenance (the
-data's seeds, the fit, the held-out agreement with the search); the ``model`` parameter picks
-the version, so a new model is a new setting and leaves every other policy's records alone.
+The weights were fitted by ``experiments/learned_train.py``. A follow's: to the value ``pimc``
+gives every legal card (its side's points from the trick on, averaged over sampled worlds
+solved double dummy) at decisions recorded by ``experiments/learned_data.py``. A lead's, from
+model 6 on: to the hand played out after each legal lead by the real players on the real deal
+(``learned_data.py --values rollout``; the target the hand's score margin divided by 15), since
+pimc's values, each world played as if every seat saw every card, misjudge leads. They are
+package data (``policies/data/learned_play.json``): per model version a weights row for leads
+and one for the other plays, a pairs model's products (feature indices and weight) for each,
+the model's own ``margin``, ``from_trick`` and ``leads`` (the parameters' defaults play them),
+and its provenance (the data's seeds, the fit, the held-out agreement with the search); the
+``model`` parameter picks the version, so a new model is a new setting and leaves every other
+policy's records alone.
 
 The features count a card's points on the partnership scale: the rules' best card is worth 10
 (joedog's counters, worth 1, count 10; the classic count's ace, 11, counts 10), so one model
