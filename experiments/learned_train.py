@@ -35,10 +35,12 @@ players, the target the hand's score margin divided by ``--lead-scale`` (15: the
 ``margin`` of 1 then asks a lead for 15 points of score over counting's). ``pimc``'s values
 misjudge leads: it assumes that every seat then plays seeing every card, and a lead model
 fitted to them lost 33 points a deal to counting's leads, where the rollout fit gains. The
-written models lead for the bidding side (``--leads 2``; 1: every seat, 0: none)::
+written models lead for the bidding side (``--leads 2``; 1: every seat, 0: none).
+``--follow-rollouts DIR`` does the same for the follows (``learned_data.py --values rollout
+--roles follow``), the target the side's trick points from the trick on, pimc's units::
 
-    python experiments/learned_train.py --data D1 --data D2 --rollouts R1 --fit pairs \
-        --margin 1 --from-trick 1 --write
+    python experiments/learned_train.py --data D1 --data D2 --rollouts R1 \
+        --follow-rollouts F1 --fit pairs --pairs 40 --margin 1 --from-trick 1 --write
 """
 
 from __future__ import annotations
@@ -194,30 +196,36 @@ def evaluate(scores: np.ndarray, data: pd.DataFrame) -> dict[str, float]:
     }
 
 
-def fit_rollout_leads(
-    a: argparse.Namespace, candidates: dict, rules: str
+def fit_rollouts(
+    a: argparse.Namespace, candidates: dict, rules: str, role: str
 ) -> tuple[dict[str, dict[str, float]], list[dict]]:  # fmt: skip
-    """Refit every candidate's lead row to the leads of ``--rollouts`` (the hand's score margin,
-    each card played and the hand played out, divided by ``--lead-scale``): pairs for the
-    pairs fit, a regression for the others. Prints and returns the held-out deals' points lost
-    against the best card of each decision, in score and in trick points, next to the card
-    the recorded side played and counting's."""
+    """Refit every candidate's ``role`` row to the decisions of that role in its rollout
+    folders (``--rollouts`` for leads, ``--follow-rollouts`` for follows), each card played and
+    the hand played out: a lead's target is the hand's score margin divided by
+    ``--lead-scale``, a follow's the side's trick points from the trick on (pimc's units, so
+    the follows' margin keeps its meaning); pairs for the pairs fit, a regression for the
+    others. Prints and returns the held-out deals' points lost against the best card of each
+    decision, in score and in trick points, next to the card the recorded side played and
+    counting's."""
     frames, provs = [], []
-    for d in a.rollouts:
+    for d in a.rollouts if role == "lead" else a.follow_rollouts:
         prov = json.loads((Path(d) / "_provenance.json").read_text())
         if prov["settings"]["rules"] != rules:
             sys.exit(f"error: {d} holds {prov['settings']['rules']} hands, the data {rules}")
         frames.append(pd.read_parquet(d))
         provs.append(prov)
     data = pd.concat(frames, ignore_index=True)
-    data = data[data["n_played"] == 0].reset_index(drop=True)
+    data = data[(data["n_played"] == 0) == (role == "lead")].reset_index(drop=True)
     if data.empty:
-        sys.exit("error: the rollout folders hold no leads")
+        sys.exit(f"error: the rollout folders hold no {role}s")
     data["group"] = data.groupby(["hand", data["seat"] % 2, "decision"], sort=False).ngroup()
     held = (data["hand"] % 10 == HELD_OUT).to_numpy()
     feats = list(FEATURES)
     x = data[feats].to_numpy(dtype=float)
-    target = data["score"].to_numpy(float) / a.lead_scale
+    if role == "lead":
+        target = data["score"].to_numpy(float) / a.lead_scale
+    else:
+        target = data["value"].to_numpy(float)
     tr = ~held
     g = data.loc[tr, "group"].factorize()[0]
     if a.pairs:
@@ -225,8 +233,9 @@ def fit_rollout_leads(
     else:
         pairs_fit = (fit_regression(x[tr], target[tr], g, a.ridge), [])
     regression_fit = (fit_regression(x[tr], target[tr], g, a.ridge), [])
+    old = {name: m[role] for name, m in candidates.items()}
     for name, m in candidates.items():
-        m["lead"] = pairs_fit if name == "pairs" else regression_fit
+        m[role] = pairs_fit if name == "pairs" else regression_fit
     test = data[held].copy()
     test["group"] = test["group"].factorize()[0]
     best = {c: test.groupby("group")[c].transform("max") for c in ("score", "value")}
@@ -238,15 +247,18 @@ def fit_rollout_leads(
         "chosen": lost(test["chosen"] == 1),
         "counting": lost(test["counting"] == 1),
     }
-    for name, fitted in (("regression", regression_fit), ("pairs", pairs_fit)):
+    fits = [("regression", regression_fit), ("pairs", pairs_fit)]
+    if role == "follow":  # the pimc fit of the same form, on the same held-out deals
+        fits.append(("pairs, pimc's values", old["pairs"]))
+    for name, fitted in fits:
         s = pd.Series(scores(x[held], fitted), index=test.index)
         results[name] = lost(test.index.isin(s.groupby(test["group"]).idxmax()))
     print(
-        f"leads fitted to {len(data[tr]):,} rollout rows ({g.max() + 1:,} decisions); "
+        f"{role}s fitted to {len(data[tr]):,} rollout rows ({g.max() + 1:,} decisions); "
         f"held out {test['group'].max() + 1:,} decisions, points lost against the best card:"
     )
     for name, r in results.items():
-        print(f"  {name:12s} score {r['score']:6.2f}   trick points {r['value']:5.2f}")
+        print(f"  {name:22s} score {r['score']:6.2f}   trick points {r['value']:5.2f}")
     return results, provs  # fmt: skip
 
 
@@ -268,6 +280,11 @@ def main() -> None:
         help="a learned_data.py --values rollout folder: the lead rows are fitted to it",
     )  # fmt: skip
     ap.add_argument(
+        "--follow-rollouts", action="append", default=[],
+        help="a learned_data.py --values rollout --roles follow folder: the follow rows are "
+        "fitted to it",
+    )  # fmt: skip
+    ap.add_argument(
         "--lead-scale", type=float, default=15.0,
         help="with --rollouts: a lead's target is its score margin divided by this",
     )  # fmt: skip
@@ -279,7 +296,7 @@ def main() -> None:
     a = ap.parse_args()
     if a.leads is None:
         a.leads = 2 if a.rollouts else 0
-    for d in a.rollouts:  # refused before the long fits, not after
+    for d in [*a.rollouts, *a.follow_rollouts]:  # refused before the long fits, not after
         path = Path(d) / "_provenance.json"
         settings = json.loads(path.read_text())["settings"] if path.is_file() else {}
         if settings.get("values") != "rollout":
@@ -331,8 +348,11 @@ def main() -> None:
 
     candidates = {how: {"lead": fit(how, lead_tr), "follow": fit(how, ~lead_tr)} for how in FITS}
     lead_results, lead_provs = {}, []
+    follow_results, follow_provs = {}, []
     if a.rollouts:
-        lead_results, lead_provs = fit_rollout_leads(a, candidates, sorted(rules)[0])
+        lead_results, lead_provs = fit_rollouts(a, candidates, sorted(rules)[0], "lead")
+    if a.follow_rollouts:
+        follow_results, follow_provs = fit_rollouts(a, candidates, sorted(rules)[0], "follow")
     results = {"counting": evaluate(test["counting_pick"].to_numpy(float), test)}
     for name, m in candidates.items():
         results[name] = evaluate(
@@ -379,6 +399,10 @@ def main() -> None:
                                   for p in lead_provs],
                     "lead_target": f"the hand's score margin played out / {a.lead_scale:g}",
                     "lead_held_out_results": lead_results} if a.rollouts else {}),
+                **({"follow_data": [{k: p[k] for k in ("settings", "commit", "engine_version")}
+                                    for p in follow_provs],
+                    "follow_target": "the side's trick points from the trick on, played out",
+                    "follow_held_out_results": follow_results} if a.follow_rollouts else {}),
                 "ridge": a.ridge,
                 **({"pairs_kept": a.pairs} if name == "pairs" else {}),
                 "script": "experiments/learned_train.py",

@@ -13,18 +13,19 @@ lower rank, then the first suit (S, H, D, C). A seat with one legal card plays i
 score is compiled from its data as straight-line code (:func:`_compile`) that scores the legal
 cards side by side, a card a vector lane.
 
-The weights were fitted by ``experiments/learned_train.py``. A follow's: to the value ``pimc``
-gives every legal card (its side's points from the trick on, averaged over sampled worlds
-solved double dummy) at decisions recorded by ``experiments/learned_data.py``. A lead's, from
-model 6 on: to the hand played out after each legal lead by the real players on the real deal
-(``learned_data.py --values rollout``; the target the hand's score margin divided by 15), since
-pimc's values, each world played as if every seat saw every card, misjudge leads. They are
-package data (``policies/data/learned_play.json``): per model version a weights row for leads
-and one for the other plays, a pairs model's products (feature indices and weight) for each,
-the model's own ``margin``, ``from_trick`` and ``leads`` (the parameters' defaults play them),
-and its provenance (the data's seeds, the fit, the held-out agreement with the search); the
-``model`` parameter picks the version, so a new model is a new setting and leaves every other
-policy's records alone.
+The weights were fitted by ``experiments/learned_train.py``, at decisions recorded by
+``experiments/learned_data.py``: to the value ``pimc`` gives every legal card (its side's points
+from the trick on, averaged over sampled worlds solved double dummy), or to the hand played out
+after each legal card by the real players on the real deal (``--values rollout``): a lead's
+target the hand's score margin divided by 15, a follow's the side's trick points. Models 1-5
+are fitted to pimc's values, 6 and 7 lead by rollouts, 8 plays every card by them: pimc's
+values, each world played as if every seat saw every card, misjudge leads most, follows too.
+The weights are package data (``policies/data/learned_play.json``): per model version a
+weights row for leads and one for the other plays, a pairs model's products (feature indices
+and weight) for each, the model's own ``margin``, ``from_trick`` and ``leads`` (the
+parameters' defaults play them), and its provenance (the data's seeds, the fit, the held-out
+agreement with the search); the ``model`` parameter picks the version, so a new model is a new
+setting and leaves every other policy's records alone.
 
 The features count a card's points on the partnership scale: the rules' best card is worth 10
 (joedog's counters, worth 1, count 10; the classic count's ace, 11, counts 10), so one model

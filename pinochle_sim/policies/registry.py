@@ -252,8 +252,8 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
             "learned",
             slots.PLAY_LEARNED,
             "search distilled into a model of each card's features (linear, or with products "
-            "of feature pairs; experiments/learned_train.py; follows fitted to pimc's values, "
-            "leads to played-out hands), at bot speed: from trick `from_trick` on, it plays "
+            "of feature pairs; experiments/learned_train.py; fitted to pimc's values or to "
+            "hands played out), at bot speed: from trick `from_trick` on, it plays "
             "the card the model values most where that is `margin` above counting's card; "
             "counting otherwise, and for the leads `leads` leaves to counting (four-hand and "
             "three-hand)",
