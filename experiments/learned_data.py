@@ -23,9 +23,10 @@ is played, then the rest of the hand by the same players on the real deal
 (:class:`pinochle_sim.agents.distill.RolloutRecorder`, each deal played with the side in either
 seat pair). A row then holds the side's trick points from the trick on (``value``) and its
 score for the hand minus the other side's (``score``), and ``chosen`` for the side's own card;
-``--roles`` picks the leads, the follows or both. It is thousands of times cheaper than pimc
-(about 35 CPU seconds for 500 deals of leads), and it values a card under the play that really
-follows it, where the search assumes every seat then sees every card::
+``--roles`` picks the leads, the follows or both. It is several times cheaper than pimc's
+values (500 deals of leads: about 35 CPU seconds; pimc from trick 5: about 4 CPU minutes), and
+it values a card under the play that really follows it, where the search assumes every seat
+then sees every card::
 
     python experiments/learned_data.py --out DIR --hands 10000 --from-trick 1 --values rollout \
         --follow "play=learned,play.leads=2" --roles lead

@@ -207,14 +207,10 @@ def fit_rollouts(
     others. Prints and returns the held-out deals' points lost against the best card of each
     decision, in score and in trick points, next to the card the recorded side played and
     counting's."""
-    frames, provs = [], []
-    for d in a.rollouts if role == "lead" else a.follow_rollouts:
-        prov = json.loads((Path(d) / "_provenance.json").read_text())
-        if prov["settings"]["rules"] != rules:
-            sys.exit(f"error: {d} holds {prov['settings']['rules']} hands, the data {rules}")
-        frames.append(pd.read_parquet(d))
-        provs.append(prov)
-    data = pd.concat(frames, ignore_index=True)
+    data, provs = load(a.rollouts if role == "lead" else a.follow_rollouts)
+    other = sorted({p["settings"]["rules"] for p in provs} - {rules})
+    if other:
+        sys.exit(f"error: the rollout folders hold {', '.join(other)} hands, the data {rules}")
     data = data[(data["n_played"] == 0) == (role == "lead")].reset_index(drop=True)
     if data.empty:
         sys.exit(f"error: the rollout folders hold no {role}s")
@@ -228,11 +224,8 @@ def fit_rollouts(
         target = data["value"].to_numpy(float)
     tr = ~held
     g = data.loc[tr, "group"].factorize()[0]
-    if a.pairs:
-        pairs_fit = fit_pairs(x[tr], target[tr], g, a.ridge, a.pairs)
-    else:
-        pairs_fit = (fit_regression(x[tr], target[tr], g, a.ridge), [])
     regression_fit = (fit_regression(x[tr], target[tr], g, a.ridge), [])
+    pairs_fit = fit_pairs(x[tr], target[tr], g, a.ridge, a.pairs) if a.pairs else regression_fit
     old = {name: m[role] for name, m in candidates.items()}
     for name, m in candidates.items():
         m[role] = pairs_fit if name == "pairs" else regression_fit

@@ -32,6 +32,7 @@ from pinochle_sim.policies.learned import (
     FEATURES,
     MAX_FEATURES,
     N_FEATURES,
+    ROLES,
     all_features,
     decision_context,
 )
@@ -228,7 +229,6 @@ trick points from this trick on (its cards on the table included) when the card 
 the hand played out, ``score`` the side's score for the hand minus the other side's, and
 ``chosen`` 1 for the card the recorded side plays."""
 ROLLOUT_RECORD_COLUMNS = (*ROLLOUT_COLUMNS, *FEATURES, *STATE, "n_played")
-ROLES = ("lead", "follow")
 
 
 class RolloutRecorder:

@@ -57,8 +57,7 @@ WORLD_WORDS = 6  # a world: its 4 hands, the leading card's value, a candidate's
 SCRATCH = 1024
 """Words of every work array that a play policy may use while it decides one card (``learned``
 keeps the legal cards' features and scores and the decision's weights there): the whole array
-without a table,
-from :data:`W_SCRATCH` with one (:func:`scratch`)."""
+without a table, from :data:`W_SCRATCH` with one (:func:`scratch`)."""
 W_SCRATCH = W_WORLDS + WORLDS_MAX * WORLD_WORDS
 W_TABLE = W_SCRATCH + SCRATCH  # the solver's work array, to the end
 TABLE_BITS = 16

@@ -275,8 +275,7 @@ def _load(path: Path = DATA_FILE) -> Shipped:
 _SHIPPED = _load()
 """The shipped models. Their weights and products reach the kernels as literals of the
 generated source (:func:`_compile`), the margins, first tricks and leads below as constant
-arrays; the
-package data is part of the compile cache's key."""
+arrays; the package data is part of the compile cache's key."""
 MARGINS = _SHIPPED.margins
 FROM_TRICKS = _SHIPPED.from_tricks
 LEADS = _SHIPPED.leads
@@ -299,6 +298,13 @@ def _lane(f: int) -> str:
     return f"x[at + {LANE_FEATURES + f * LANES} + c]"
 
 
+def _folded(shipped: Shipped, i: int, j: int) -> list[int]:
+    """The card features of model ``i + 1``'s role ``j`` whose weight the decision's context
+    folds into (each has a product with a context feature)."""
+    first = int(shipped.n_context[i, j])
+    return sorted({int(a) for a in shipped.pair_index[i, j, :first, 0] if a < N_CARD})
+
+
 def _score_terms(shipped: Shipped, i: int, j: int) -> list[str]:
     """The terms of a card's score under model ``i + 1`` for role ``j``, as source: a card
     feature's weight times it (the decision's weight ``w{f}``, read from ``x[at +
@@ -306,7 +312,7 @@ def _score_terms(shipped: Shipped, i: int, j: int) -> list[str]:
     folds into it; none for a feature that is zero in the role), then each product of two
     card features; the card's features are those of lane ``c``."""
     first, end = int(shipped.n_context[i, j]), int(shipped.n_pairs[i, j])
-    folded = {int(shipped.pair_index[i, j, p, 0]) for p in range(first)}
+    folded = _folded(shipped, i, j)
     terms = []
     for f in range(N_CARD):
         if FEATURES[f] in ROLE_ZEROS[ROLES[j]]:
@@ -365,12 +371,10 @@ def _compile(shipped: Shipped) -> tuple[Any, Any]:
     for i in range(len(shipped.models)):
         for j in range(len(ROLES)):
             test = f"    if row == {i} and role == {j}:"
-            first = int(shipped.n_context[i, j])
-            folded = sorted({int(shipped.pair_index[i, j, p, 0]) for p in range(first)})
             score += [
                 test,
                 # the decision's weights first: the loop then reads only the cards' features
-                *(f"        w{f} = x[at + {MAX_FEATURES + f}]" for f in folded if f < N_CARD),
+                *(f"        w{f} = x[at + {MAX_FEATURES + f}]" for f in _folded(shipped, i, j)),
                 "        for c in range(n):",
                 f"            x[at + {LANE_SCORES} + c] = base + "
                 f"{_tree(_score_terms(shipped, i, j))}",
@@ -414,9 +418,9 @@ def card_features(
     ``c``, the ``i``-th written to ``out[at + i * step]`` (``lead``: whether ``v`` leads the
     trick, a constant where the policy calls it; ``zeros``: also the features that are 0 in
     the role by definition, which a training row needs and a model's score never reads;
-    ``pick``: the card ``counting`` plays;
-    ``unseen``: faces with a copy neither played nor held; ``mate_safe``: the partner wins the
-    trick so far and no later opponent may beat it; ``ruffs``: :func:`ruff_mask`).
+    ``pick``: the card ``counting`` plays; ``unseen``: faces with a copy neither played nor
+    held; ``mate_safe``: the partner wins the trick so far and no later opponent may beat it;
+    ``ruffs``: :func:`ruff_mask`).
     :func:`features_of` gives all the features as an array."""
     hand, seat, trump, players, partners = v.hand, v.seat, v.trump, v.players, v.partners
     k = v.n_played
@@ -437,7 +441,7 @@ def card_features(
     boss = (higher_in_suit(c) & unseen) == 0
     held = hand & PLANE & suit_mask(suit)
     length = suit_len(hand, suit)
-    bidding_side = seat == v.bidder or (partners and (seat - v.bidder) % 2 == 0)
+    bidding_side = _bidding_side(v)
     ruffed = lead and (ruffs >> suit) & 1 != 0
     mate_ruffs = lead and (ruffs >> (4 + suit)) & 1 != 0
     out[at] = c == pick
@@ -475,12 +479,18 @@ def card_features(
 
 
 @jit(inline="always")
+def _bidding_side(v: PlayView) -> bool:
+    """Whether the seat of ``v`` holds the contract, itself or through its partner."""
+    return v.seat == v.bidder or (v.partners and (v.seat - v.bidder) % 2 == 0)
+
+
+@jit(inline="always")
 def context_features(v: PlayView, out: np.ndarray, at: int) -> None:
     """The decision's features (:data:`CONTEXT`), written after the card's, to
     ``out[at + N_CARD:at + N_FEATURES]``."""
-    seat, k = v.seat, v.n_played
+    k = v.n_played
     out[at + N_CARD] = popcount(v.hand & PLANE) + popcount(v.hand >> 24)
-    out[at + N_CARD + 1] = seat == v.bidder or (v.partners and (seat - v.bidder) % 2 == 0)
+    out[at + N_CARD + 1] = _bidding_side(v)
     out[at + N_CARD + 2] = k == 1
     out[at + N_CARD + 3] = k == 2
     out[at + N_CARD + 4] = k == 3
@@ -540,6 +550,26 @@ def decision_context(v: PlayView) -> tuple[int, int, bool, int]:
     return pick, unseen, mate_safe, ruff_mask(v, unseen)
 
 
+@jit(inline="always")
+def _fill_lanes(
+    v: PlayView, lead: bool, pick: int, unseen: int, mate_safe: bool, ruffs: int,
+    x: np.ndarray, at: int,
+) -> int:  # fmt: skip
+    """The card features of each legal card of ``v``, lowest face first, to its lane
+    (:data:`LANE_FEATURES`), without the role's zeros; returns the number of cards. ``lead``
+    is a constant where it is called, so each role compiles without the other's features."""
+    n = 0
+    m = v.legal & PLANE
+    while m:
+        f = lowest_bit_index(m)
+        m &= m - 1
+        card_features(
+            v, f, lead, pick, unseen, mate_safe, ruffs, x, at + LANE_FEATURES + n, LANES, False
+        )
+        n += 1
+    return n
+
+
 @jit
 def learned_play(
     v: PlayView, model: int, from_trick: int, margin: int, leads: int, work: np.ndarray
@@ -548,9 +578,9 @@ def learned_play(
     the highest score (the linear weights, plus the products of a pairs model), unless
     ``counting``'s card scores within ``margin`` of it (then ``counting``'s; a negative
     ``margin``: the model's own); ``counting`` before trick ``from_trick`` (0: the model's
-    own), and for the leads ``leads`` leaves to it (:data:`LEADS_BIDDING_SIDE`; -1: the
-    model's own). The features, the cards' scores and the decision's weights go to the scratch
-    words of ``work``, read as floats."""
+    own), and for the leads that ``leads`` leaves to ``counting`` (:data:`LEADS_NONE` ..
+    :data:`LEADS_BIDDING_SIDE`; -1: the model's own). The features, the cards' scores and the
+    decision's weights go to the scratch words of ``work``, read as floats."""
     legal = v.legal
     if popcount(legal) == 1:
         return lowest_bit_index(legal)
@@ -561,8 +591,7 @@ def learned_play(
         return _counting_play(v, True, True)
     if v.n_played == 0:
         who = LEADS[model - 1] if leads < 0 else leads
-        bidding = v.seat == v.bidder or (v.partners and (v.seat - v.bidder) % 2 == 0)
-        if who == LEADS_NONE or (who == LEADS_BIDDING_SIDE and not bidding):
+        if who == LEADS_NONE or (who == LEADS_BIDDING_SIDE and not _bidding_side(v)):
             return _counting_play(v, True, True)
     pick, unseen, mate_safe, ruffs = decision_context(v)
     x = work.view(np.float64)
@@ -571,24 +600,11 @@ def learned_play(
     role = 0 if v.n_played == 0 else 1
     context_features(v, x, at)
     base = context_fold(row, role, x, at)
-    n = 0
-    m = legal & PLANE
-    if role == 0:  # a copy of the features for leads, one for follows: each without the other's
-        while m:
-            f = lowest_bit_index(m)
-            m &= m - 1
-            card_features(
-                v, f, True, pick, unseen, mate_safe, ruffs, x, at + LANE_FEATURES + n, LANES, False
-            )
-            n += 1
+    # a copy of the features for leads, one for follows: each without the other's work
+    if role == 0:
+        n = _fill_lanes(v, True, pick, unseen, mate_safe, ruffs, x, at)
     else:
-        while m:
-            f = lowest_bit_index(m)
-            m &= m - 1
-            card_features(
-                v, f, False, pick, unseen, mate_safe, ruffs, x, at + LANE_FEATURES + n, LANES, False
-            )
-            n += 1
+        n = _fill_lanes(v, False, pick, unseen, mate_safe, ruffs, x, at)
     card_scores(row, role, x, at, base, min((n + 3) & ~3, LANES))  # whole vectors of four
     best = -1
     best_score = 0.0
