@@ -158,6 +158,11 @@ def _order(
     if hint >= 0 and (moves >> hint) & 1:
         tt[fb] = hint
         n = 1
+    if k == 0:  # a lead: side suits before trumps, and of trumps the losers first
+        n = _emit(tt, fb, n, takes & ~tmask, TAKE_ORDER)
+        n = _emit(tt, fb, n, rest & ~takes & ~tmask, LOSE_ORDER)
+        n = _emit(tt, fb, n, rest & ~takes & tmask, LOSE_ORDER)
+        return _emit(tt, fb, n, takes & tmask, TAKE_ORDER)
     n = _emit(tt, fb, n, takes, TAKE_ORDER)
     return _emit(tt, fb, n, rest & ~takes, LOSE_ORDER)
 
