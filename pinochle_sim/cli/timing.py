@@ -37,8 +37,8 @@ from pinochle_sim.cli.options import parse_count, user_errors
     show_default=True,
     metavar="N|full",
     help="Cards a seat in the solver's positions: N (1-15) after the bots' first tricks, or "
-    "'full' for the whole trick play (seconds a deal: 200 full deals of each preset take about "
-    "an hour).",
+    "'full' for the whole trick play (a fraction of a second to seconds a deal: 200 full deals "
+    "of each preset take about ten minutes).",
 )
 @click.option(
     "--solver-seed",
