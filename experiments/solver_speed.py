@@ -49,6 +49,8 @@ def main() -> None:
     for hand in range(a.deals):
         play = trick_play(a.seed, hand, r)
         n_tricks = play.start.tricks_left - a.cards
+        if n_tricks > 0 and n_tricks >= len(play.tricks):
+            continue  # a conceded hand: no trick play to solve
         p = position_after(play, max(0, n_tricks))
         side = play.bidder if play.bidder is not None else p.leader
         mask = sum(1 << s for s in p.side_seats(side))
