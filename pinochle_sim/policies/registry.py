@@ -102,7 +102,7 @@ PIMC_DEFAULT_WORLDS = 16
 PIMC_DEFAULT_FROM_TRICK = pimc.BY_THE_RULES
 """``pimc`` defaults, chosen by cost and strength (results/strategy/pimc/README.md): 16 worlds,
 from the earliest trick at which 1,000 duplicate deals take at most 10 minutes on two cores
-(:func:`~pinochle_sim.policies.pimc.first_sampled_trick`: trick 5 by every preset's rules)."""
+(:func:`~pinochle_sim.policies.pimc.first_sampled_trick`: 5, 6 or 7 by the rules)."""
 
 REGISTRY: dict[str, dict[str, PolicyInfo]] = {
     "bid": {
