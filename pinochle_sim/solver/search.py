@@ -123,15 +123,16 @@ binary search), no entries for searches of under 6 nodes (9-15% more nodes), a c
 of the table (2**15 buckets) for positions with 3 tricks or fewer left (12-16% more nodes), the
 table key of the first move of a trick's last card worked out as soon as the moves are ordered,
 to start loading its bucket early (the key is then worked out twice: 10-12% slower). With the
-lead order above (five sets of deals: 8 cards a seat, full partnership deals of seeds 0 and
-200, joedog, three-hand): a killer lead (the last lead that decided a node with as many tricks
-left, for the same side) tried second, 20% fewer nodes on seed 200's full deals but a median
-50% higher there, and more nodes on three-hand; following with the cheapest taking trump
-first, -9% to +22%; the playout guess's first step 2 units instead of 1, -5% to +10%. An exact
-first guess would save 24% (40 full partnership deals: 284M -> 215M nodes). With the order
-before it: the bots' own trick points as the first guess of a ``--dd`` deal (mean error 1.8
-units against the playout's 3), 3% fewer nodes; first locating the value by tests with small
-node budgets (30,000 to 300,000 nodes), 6-10% more.
+lead order above (five sets of deals: 8 cards a seat, full partnership deals of seeds 0 and 200,
+joedog, three-hand): a killer lead (the last lead that decided a node with as many tricks left,
+for the same side) tried second, 20% fewer nodes on seed 200's full deals but a median 50%
+higher there, and more nodes on three-hand; following with the cheapest taking trump first
+(every seat, the side's only, or not with the trick's last card), -17% to +33%; the playout
+guess's first step 2 units instead of 1, -5% to +10%. An exact first guess would save 24% (40
+full partnership deals: 284M -> 215M nodes). With the order before it: the bots' own trick
+points as the first guess of a ``--dd`` deal (mean error 1.8 units against the playout's 3), 3%
+fewer nodes; first locating the value by tests with small node budgets (30,000 to 300,000
+nodes), 6-10% more.
 
 Where the nodes go (full partnership deal of seed 0 hand 6, value 80; with the takers-first
 lead order its two tests at the value, 30.0M and 21.4M nodes, were the whole solve although the
