@@ -114,12 +114,20 @@ def _chart(points: pd.DataFrame) -> None:
                                (is_default, PALETTE[1], "defaults")):  # fmt: skip
         ax.errorbar(per[mask], points["gain"][mask], yerr=err[:, mask], fmt="o", capsize=6,
                     markersize=10, lw=2, color=colour, label=name)  # fmt: skip
-    for x, (_, r) in zip(per, points.iterrows(), strict=True):
+    above: list[tuple[float, float]] = []  # labels placed over their bars: (log10 x, top)
+    for x, (_, r) in sorted(zip(per, points.iterrows(), strict=True), key=lambda t: t[0]):
         label = (
             f"{int(r['worlds'])} worlds\nfrom trick {int(r['from_trick'])}\nn = {int(r['deals']):,}"
         )
-        ax.annotate(label, (x, r["hi"]), xytext=(0, 8), textcoords="offset points",
-                    fontsize=12, ha="center", va="bottom")  # fmt: skip
+        # a label that would sit on a neighbour's goes under its own bar instead
+        near = any(abs(np.log10(x) - lx) < 0.12 and abs(r["hi"] - top) < 15 for lx, top in above)
+        if near:
+            ax.annotate(label, (x, r["lo"]), xytext=(0, -8), textcoords="offset points",
+                        fontsize=12, ha="center", va="top")  # fmt: skip
+        else:
+            above.append((float(np.log10(x)), float(r["hi"])))
+            ax.annotate(label, (x, r["hi"]), xytext=(0, 8), textcoords="offset points",
+                        fontsize=12, ha="center", va="bottom")  # fmt: skip
     ax.margins(y=0.18)
     ax.set_xscale("log")
     ax.margins(x=0.12)

@@ -35,7 +35,7 @@ import numpy as np
 from pinochle_sim.core.bits import lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.rng import substream_key
-from pinochle_sim.core.tricks import HEAD_ALWAYS, PLANE, add_card, rank_of, suit_of
+from pinochle_sim.core.tricks import PLANE, add_card, rank_of, suit_of
 from pinochle_sim.policies import worlds
 from pinochle_sim.policies.counting import _counting_play
 from pinochle_sim.policies.known import (
@@ -87,13 +87,10 @@ def first_sampled_trick(players: int, head: int) -> int:
     """The earliest first trick of ``pimc`` at which 1,000 duplicate deals against ``counting``
     take at most 10 minutes on two cores (measured: docs/speed.md, results/strategy/pimc/):
     each trick earlier multiplies the cost by three to five, and how much depends on how
-    free the play is. Trick 5 where every trick must be headed (partnership, classic: 8 CPU
-    minutes for 1,000 deals); 6 where only trump leads must be (joedog, whose trick 5 takes 10.2
-    minutes); 7 with three players (15-card hands: trick 6 takes 17.5 minutes)."""
-    if players == 3:
-        return 7
-    if head != HEAD_ALWAYS:
-        return 6
+    free the play is. Trick 5 in every preset: where every trick must be headed (partnership,
+    classic) 1.8 minutes for 1,000 deals, from trick 4 10.1; where only trump leads must be
+    (joedog) 2.5, from trick 4 12.8; with three players (15-card hands) 9.1. The seats and
+    the heading rule stay the inputs: the answer has differed between presets before."""
     return 5
 
 

@@ -102,7 +102,7 @@ PIMC_DEFAULT_WORLDS = 16
 PIMC_DEFAULT_FROM_TRICK = pimc.BY_THE_RULES
 """``pimc`` defaults, chosen by cost and strength (results/strategy/pimc/README.md): 16 worlds,
 from the earliest trick at which 1,000 duplicate deals take at most 10 minutes on two cores
-(:func:`~pinochle_sim.policies.pimc.first_sampled_trick`: 5, 6 or 7 by the rules)."""
+(:func:`~pinochle_sim.policies.pimc.first_sampled_trick`: trick 5 by every preset's rules)."""
 
 REGISTRY: dict[str, dict[str, PolicyInfo]] = {
     "bid": {
@@ -241,8 +241,7 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                     "trick",
                     "first trick (1 = the first) played by sampling, counting before it; 0: "
                     "by the rules, the earliest within 10 minutes for 1,000 duplicate deals on "
-                    "two cores (5 where every trick must be headed, 6 where only trump leads "
-                    "must be, 7 with three players)",
+                    "two cores (trick 5 in every preset)",
                 ),
             ),
             frozenset({"reads_caps", "reads_table", "auction_only"}),

@@ -26,7 +26,7 @@ from tests.conftest import DATA
 from tests.engines import fingerprint as fp
 
 REFERENCE = DATA / "records_reference.json"
-REFERENCE_ENGINE_VERSION = 1
+REFERENCE_ENGINE_VERSION = 2
 """The ``ENGINE_VERSION`` the stored reference was made with."""
 
 

@@ -100,11 +100,12 @@ def test_it_plays_differently_from_counting_only_from_its_trick_on() -> None:
     assert differs_late >= 1
 
 
-FIRST_SAMPLED = {"partnership": 5, "partnership-classic": 5, "joedog": 6, "three-hand": 7}
+FIRST_SAMPLED = {"partnership": 5, "partnership-classic": 5, "joedog": 5, "three-hand": 5}
 """The first trick ``pimc`` samples at its default (``from_trick`` = 0, by the rules): the
 earliest at which 1,000 duplicate deals take at most 10 minutes on two cores, from the table
-of measured costs in docs/speed.md (partnership from trick 5: 8.1 minutes; joedog from 5: 10.2,
-from 6 within; three-hand from 6: 17.5, from 7: 4.4)."""
+of measured costs in docs/speed.md (partnership from trick 5: 1.8 minutes, from 4: 10.1;
+joedog from 5: 2.5, from 4: 12.8; three-hand from 5: 9.1, from 4 not timed: each trick
+earlier costs three to five times more)."""
 
 
 @pytest.mark.parametrize("rules", list(FIRST_SAMPLED))
