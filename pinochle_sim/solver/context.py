@@ -41,7 +41,9 @@ from pinochle_sim.solver.workspace import (
     H_CTX,
     H_GEN,
     H_HANDS,
+    H_KILL,
     H_UNIT,
+    KILL_SLOTS,
     LOSE_ORDER,
     RANK_BOTH,
     TAKE_ORDER,
@@ -88,6 +90,7 @@ def _set_context(tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int) -> 
         tt[ENTRIES:] = 0
         gen = 1
     tt[H_GEN] = gen
+    tt[H_KILL : H_KILL + KILL_SLOTS] = 0
 
 
 @jit

@@ -105,7 +105,7 @@ def _guess(
     saved = (tt[H_HANDS], tt[H_HANDS + 1], tt[H_HANDS + 2], tt[H_HANDS + 3])
     got = 0
     while left > 0:
-        _gen(tt, STACK, seat, k, led, wf, ws, tbl, -1)
+        _gen(tt, STACK, seat, k, led, wf, ws, tbl, -1, left)
         f = tt[STACK]
         tt[H_HANDS + seat] = remove_card(tt[H_HANDS + seat], f)
         tp += _pts(tt, f)

@@ -26,7 +26,9 @@ from pinochle_sim.solver.workspace import (
     CX_TRUMP,
     H_CTX,
     H_HANDS,
+    H_KILL,
     LOSE_ORDER,
+    MAX_LEFT,
     RANK_FACES,
     TAKE_ORDER,
 )
@@ -73,8 +75,9 @@ def _legal_for(tt: np.ndarray, seat: int, led: int, wf: int) -> int:
 
 @jit
 def _order(
-    tt: np.ndarray, fb: int, moves: int, seat: int, k: int, led: int, wf: int, ws: int, hint: int
-) -> int:
+    tt: np.ndarray, fb: int, moves: int, seat: int, k: int, led: int, wf: int, ws: int, hint: int,
+    left: int,
+) -> int:  # fmt: skip
     """Write ``moves`` (a face mask) into frame ``fb`` in search order; returns how many.
 
     First the table's remembered best move; then the cards with which the side takes the
@@ -84,7 +87,9 @@ def _order(
     lowest rank first (the rank orders are :data:`TAKE_ORDER` and :data:`LOSE_ORDER`). A lead
     tries the side suits first, takers then the others, and trumps last, the others before
     the takers. Where a lead's first card did not decide the node, it had mostly been a trump
-    that takes; full partnership deals need half the nodes (:mod:`.search` has the figures)."""
+    that takes; full partnership deals need half the nodes (:mod:`.search` has the figures).
+    The killer of the seat, tricks left and cards on the table (:data:`H_KILL`) comes second:
+    a card that decided a node where the card tried first had not."""
     trump = tt[H_CTX + CX_TRUMP]
     players = tt[H_CTX + CX_PLAYERS]
     follow = tt[H_CTX + CX_FOLLOW] != 0
@@ -165,9 +170,22 @@ def _order(
         n = _emit(tt, fb, n, takes & ~tmask, TAKE_ORDER)
         n = _emit(tt, fb, n, rest & ~takes & ~tmask, LOSE_ORDER)
         n = _emit(tt, fb, n, rest & ~takes & tmask, LOSE_ORDER)
-        return _emit(tt, fb, n, takes & tmask, TAKE_ORDER)
-    n = _emit(tt, fb, n, takes, TAKE_ORDER)
-    return _emit(tt, fb, n, rest & ~takes, LOSE_ORDER)
+        n = _emit(tt, fb, n, takes & tmask, TAKE_ORDER)
+    else:
+        n = _emit(tt, fb, n, takes, TAKE_ORDER)
+        n = _emit(tt, fb, n, rest & ~takes, LOSE_ORDER)
+    killer = tt[H_KILL + (seat * (MAX_LEFT + 1) + left) * 4 + k] - 1
+    if killer >= 0 and killer != hint:  # second (after the table's move and the first card)
+        to = 2 if hint >= 0 else 1
+        j = to
+        while j < n and tt[fb + j] != killer:
+            j += 1
+        if j < n:
+            while j > to:
+                tt[fb + j] = tt[fb + j - 1]
+                j -= 1
+            tt[fb + to] = killer
+    return n
 
 
 @jit
@@ -212,9 +230,11 @@ def _emit(tt: np.ndarray, fb: int, n: int, faces: int, order: int) -> int:
 
 @jit(inline="always")
 def _gen(
-    tt: np.ndarray, fb: int, seat: int, k: int, led: int, wf: int, ws: int, tbl: int, hint: int
-) -> int:
-    """Order the distinct non-equivalent legal faces of ``seat`` into frame ``fb``."""
+    tt: np.ndarray, fb: int, seat: int, k: int, led: int, wf: int, ws: int, tbl: int, hint: int,
+    left: int,
+) -> int:  # fmt: skip
+    """Order the distinct non-equivalent legal faces of ``seat`` into frame ``fb`` (``left``:
+    tricks left, the current one included)."""
     own = tt[H_HANDS + seat] & PLANE
     occ = tbl
     for s in range(tt[H_CTX + CX_PLAYERS]):
@@ -233,4 +253,4 @@ def _gen(
     if moves and moves & (moves - 1) == 0:  # one move: nothing to order
         tt[fb] = lowest_bit_index(moves)
         return 1
-    return _order(tt, fb, moves, seat, k, led, wf, ws, hint)
+    return _order(tt, fb, moves, seat, k, led, wf, ws, hint, left)

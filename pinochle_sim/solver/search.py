@@ -102,6 +102,15 @@ Full deals (12 cards a seat, 20 partnership deals of seed 0, 274M nodes with the
   takers, the rest 169M; trump takers before trump others 125M; side takers, trump others,
   side others, trump takers 182M; side others first 441M; trump others first 748M; for the
   defenders only, side others first 338M.
+* killers: the card that last decided a node where the card tried first had not, kept for
+  each seat, tricks left and cards on the table (leads and follows), cleared with each
+  generation, tried second (:data:`.workspace.H_KILL`). Five sets (8 cards a seat; full
+  partnership deals of seeds 0 and 200; joedog; three-hand, 12 cards): 5.38M, 160.6M,
+  238.3M, 171.3M, 12.6M -> 4.74M, 132.6M, 182.4M, 116.5M, 12.1M nodes; the bench's 200 full
+  deals, nodes in all: partnership 1,925M -> 1,471M (median 3.25M -> 2.73M), joedog 2,885M ->
+  2,231M, three-hand 3,052M -> 2,755M. Tried first instead of second, leads only, 160.3M on
+  the second set; third, 145.3M; kept for each side rather than each seat, 143.2M; also set
+  where the first card decided, 147.1M; a follow's killer tried first, 157.7M.
 
 Every card's value (``dd_move_values``, what sampled-world play asks of each world): each
 card's search starts its tests at the value of the card before it (sibling cards often have
@@ -112,27 +121,45 @@ Table size, same 20 full partnership deals: 2**21 buckets (128 MB) 254M nodes, 2
 261M (+3%), 2**18 (16 MB) 345M (+36%); with a smaller table a solve stays exact, it only
 searches more. For many deals in parallel, 2**20 a thread (:func:`new_tables`).
 
-Tried and dropped (no fewer nodes, or more): table entries inside the trick (after 1-3
-cards: under 1% fewer nodes, slower), the history heuristic and killer moves (16-480% more
+Tried and dropped (no fewer nodes, or more): table entries inside the trick (after 1-3 cards:
+under 1% fewer nodes, slower), the history heuristic and killer moves tried first (16-480% more
 nodes), sure trumps' bounds inside a trick with no trump on the table (20 deals of 10 cards:
 77.36M -> 77.34M nodes, 4% slower), a one-trick minimax to order leads (+2% nodes in
 partnership, -5% in three-hand, at twice the cost per lead), 4-way buckets replacing the
 shallowest entry (+2%), prefetching the bucket before the bounds are worked out (no faster), a
-driver that tests at the edge of the interval once it is narrow (no fewer nodes than the
-binary search), no entries for searches of under 6 nodes (9-15% more nodes), a cache-sized part
-of the table (2**15 buckets) for positions with 3 tricks or fewer left (12-16% more nodes), the
-table key of the first move of a trick's last card worked out as soon as the moves are ordered,
-to start loading its bucket early (the key is then worked out twice: 10-12% slower). With the
-lead order above (five sets of deals: 8 cards a seat, full partnership deals of seeds 0 and 200,
-joedog, three-hand): a killer lead (the last lead that decided a node with as many tricks left,
-for the same side) tried second, 20% fewer nodes on seed 200's full deals but a median 50%
-higher there, and more nodes on three-hand; following with the cheapest taking trump first
-(every seat, the side's only, or not with the trick's last card), -17% to +33%; the playout
-guess's first step 2 units instead of 1, -5% to +10%. An exact first guess would save 24% (40
-full partnership deals: 284M -> 215M nodes). With the order before it: the bots' own trick
-points as the first guess of a ``--dd`` deal (mean error 1.8 units against the playout's 3), 3%
-fewer nodes; first locating the value by tests with small node budgets (30,000 to 300,000
-nodes), 6-10% more.
+driver that tests at the edge of the interval once it is narrow (no fewer nodes than the binary
+search), no entries for searches of under 6 nodes (9-15% more nodes), a cache-sized part of the
+table (2**15 buckets) for positions with 3 tricks or fewer left (12-16% more nodes), the table
+key of the first move of a trick's last card worked out as soon as the moves are ordered, to
+start loading its bucket early (the key is then worked out twice: 10-12% slower). With the lead
+order above (five sets of deals: 8 cards a seat, full partnership deals of seeds 0 and 200,
+joedog, three-hand): a killer lead set at every cut (the last lead that decided a node with as
+many tricks left, for the same side) and never cleared, tried second, 20% fewer nodes on seed
+200's full deals but a median 50% higher there, and more nodes on three-hand; following with
+the cheapest taking trump first (every seat, the side's only, or not with the trick's last
+card), -17% to +33%; the playout guess's first step 2 units instead of 1, -5% to +10%. An exact
+first guess would save 24% (40 full partnership deals: 284M -> 215M nodes). With the order
+before it: the bots' own trick points as the first guess of a ``--dd`` deal (mean error 1.8
+units against the playout's 3), 3% fewer nodes; first locating the value by tests with small
+node budgets (30,000 to 300,000 nodes), 6-10% more. Counted on the 30 full partnership deals of
+seed 0 (160.6M nodes): the subtrees of leads that did not decide their node hold 51% of the
+nodes where the side leads and 30% where the other side does (nested, at 5 or more tricks
+left), the biggest part a side suit's taker tried before a trump that does not take (17%).
+Reordering for the side alone did not take it back: trumps that do not take before the side
+suits' others 280.2M; only where the side holds more trumps than the others 293.1M (for
+whichever side leads: 344.0M); those trumps first of all 337.6M. Probing a lead's cards with a
+node budget before searching any in full (a probe that runs out is unwound and its card
+searched after the others), from a number of tricks left where the table has no move: 1,000
+nodes from 8 tricks left 180.6M, from 6 184.4M; 10,000 from 8 185.5M; 30,000 from 10 190.9M;
+100 from 4 212.1M; 3,000 from 6 also where the table has a move, 196.5M. A partner's lead taken
+with its highest card that beats, not its lowest: 160.0M. Nodes by tricks left (of 12): 3 to 6
+hold 83%, 2 or fewer 4.4%. The tests of a solve: the test at the value and the one just above
+it take most of the nodes, and tests above the value cost far more than tests below it; the
+playout's guess is low by 2.5 units on average. Other drivers, against the one above (30 full
+deals of seed 0, 20 of seed 200, joedog, three-hand 12 cards, 8 cards): steps of one unit from
+the guess both ways (MTD(f)) -1.3%, -0.3%, +1.0%, +0.6%, +5.2% nodes; climbing by one unit from
+the guess and bisecting after the first failure -2.2%, +0.7%, +3.5%, +7.0%, +6.4%; starting one
+or two units below the guess +5% and +10% on the first set.
 
 Where the nodes go (full partnership deal of seed 0 hand 6, value 80; with the takers-first
 lead order its two tests at the value, 30.0M and 21.4M nodes, were the whole solve although the
@@ -210,8 +237,10 @@ from pinochle_sim.solver.workspace import (
     F_WS,
     H_CTX,
     H_HANDS,
+    H_KILL,
     H_NODES,
     H_STOP,
+    MAX_LEFT,
     NO_BOUND,
     STACK,
 )
@@ -329,7 +358,7 @@ def _search(
             tt[fb + F_NEED] = need
             tt[fb + F_START] = nodes
             tt[fb + F_BEST] = -1 if _side(tt, seat) else NO_BOUND
-            tt[fb + F_N] = _gen(tt, fb, seat, k, led, wf, ws, tbl, hint)
+            tt[fb + F_N] = _gen(tt, fb, seat, k, led, wf, ws, tbl, hint, left)
             tt[fb + F_I] = 0
             phase = NEXT
         elif phase == NEXT:
@@ -400,7 +429,11 @@ def _search(
             need = tt[fb + F_NEED]
             maxing = _side(tt, seat)
             if (v >= need) == maxing:  # a cut-off: this move decides the node
-                if tt[fb + F_K] == 0 and tt[fb + F_LEFT] >= TABLE_MIN_LEFT:
+                k = tt[fb + F_K]
+                left = tt[fb + F_LEFT]
+                if tt[fb + F_I] > 1:  # not the first card tried: the killer of its kind
+                    tt[H_KILL + (seat * (MAX_LEFT + 1) + left) * 4 + k] = f + 1
+                if k == 0 and left >= TABLE_MIN_LEFT:
                     best = _canon_face(tt, f)
                     _tt_store(tt, fb + F_KEY, nodes - tt[fb + F_START], need, v, best)
                 continue

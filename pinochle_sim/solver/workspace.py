@@ -34,7 +34,14 @@ CX_POINTS = 7  # 6 slots: points by rank 9, J, Q, K, 10, A
 CTX_SIZE = 13
 TAKE_ORDER = CTX_SIZE  # (after the context) ranks by points descending, then rank ascending
 LOSE_ORDER = CTX_SIZE + 1  # ranks by points ascending, then rank ascending
-H_SIZE = 32
+H_KILL = 32  # KILL_SLOTS slots: killer moves (below)
+MAX_LEFT = 16
+"""Tricks of the longest hand (as :data:`MAX_PLY` counts them)."""
+KILL_SLOTS = 4 * (MAX_LEFT + 1) * 4
+"""``H_KILL + (seat * (MAX_LEFT + 1) + left) * 4 + k``: the card (face + 1, 0: none) that last
+decided a node of ``seat`` with ``left`` tricks left and ``k`` cards on the table after an
+earlier card had not (a *killer*); the ordering tries it second. Cleared with each generation."""
+H_SIZE = H_KILL + KILL_SLOTS
 
 # One stack frame per ply: the ordered moves, then the node's state.
 F_N = MAX_MOVES  # number of moves

@@ -1,6 +1,6 @@
 """Move generation: every card the search tries is legal, none twice, and a lead lists the side
-suits before the trumps (the order that halves the search of a full deal; the values do not
-depend on it, test_exact checks those)."""
+suits before the trumps (the order that halves the search of a full deal); a killer, where one
+is set, comes second. The values do not depend on the order: test_exact checks those."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.runs.inspect.solve import position_after, trick_play
 from pinochle_sim.solver.context import _set_context
 from pinochle_sim.solver.moves import _gen
-from pinochle_sim.solver.workspace import H_HANDS, STACK, new_table
+from pinochle_sim.solver.workspace import H_HANDS, H_KILL, MAX_LEFT, STACK, new_table
 
 
 def _generated(tt, position, side_mask: int) -> list[int]:
@@ -19,7 +19,7 @@ def _generated(tt, position, side_mask: int) -> list[int]:
     for s, h in enumerate([*position.hands, 0, 0, 0][:4]):
         tt[H_HANDS + s] = h
     seat = position.leader
-    n = _gen(tt, STACK, seat, 0, -1, -1, seat, 0, -1)
+    n = _gen(tt, STACK, seat, 0, -1, -1, seat, 0, -1, position.tricks_left)
     return [int(tt[STACK + i]) for i in range(n)]
 
 
@@ -45,3 +45,32 @@ def test_a_lead_tries_legal_cards_once_side_suits_before_trumps(rules: str) -> N
             assert trumps == sorted(trumps), [f"{f // 6}:{f % 6}" for f in moves]
             seen += any(trumps) and not all(trumps)
     assert seen > 10  # leads holding both kinds were among them
+
+
+@pytest.mark.parametrize("rules", ["partnership", "three-hand"])
+def test_a_killer_is_tried_second_and_the_rest_keep_their_order(rules: str) -> None:
+    r = resolve_rules(rules)
+    tt = new_table(8)
+    moved = 0
+    for hand in range(6):
+        play = trick_play(5, hand, r)
+        position = position_after(play, 2)
+        mask = sum(1 << s for s in position.side_seats(play.bidder))
+        plain = _generated(tt, position, mask)
+        slot = H_KILL + (position.leader * (MAX_LEFT + 1) + position.tricks_left) * 4
+        for killer in plain:
+            tt[slot] = killer + 1
+            moves = _generated(tt, position, mask)
+            tt[slot] = 0
+            if plain.index(killer) == 0:
+                assert moves == plain  # already first: nothing moves
+                continue
+            assert moves[0] == plain[0] and moves[1] == killer
+            assert [f for f in moves if f != killer] == [f for f in plain if f != killer]
+            moved += 1
+        # a killer the seat cannot play changes nothing
+        absent = next(f for f in range(24) if f not in plain)
+        tt[slot] = absent + 1
+        assert _generated(tt, position, mask) == plain
+        tt[slot] = 0
+    assert moved > 20
