@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinochle_sim.core.bits import lowest_bit_index, popcount
+from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import (
+    PLANE,
+    SUIT_MASK,
     beaters,
     remove_card,
 )
@@ -24,6 +26,7 @@ from pinochle_sim.solver.context import (
 from pinochle_sim.solver.moves import (
     _gen,
     _legal_for,
+    _reps,
 )
 from pinochle_sim.solver.search import (
     ABORTED,
@@ -263,6 +266,24 @@ def _legal_now(tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, 
     return _legal_for(tt, st[0], st[2], st[3])
 
 
+@jit
+def _classes_now(
+    tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int
+) -> tuple[int, int, int]:
+    """``(legal, every, reps)`` of the seat to move (context already set): its legal faces,
+    the faces still held or on the table, and one legal face of each class of equivalent ones
+    (:func:`.moves._reps`: the lowest; each other is equivalent to the next card below it)."""
+    st = _state(tt, h0, h1, h2, h3, leader, trick)
+    seat = st[0]
+    legal = _legal_for(tt, seat, st[2], st[3])
+    own = tt[H_HANDS + seat] & PLANE
+    occ = st[6]
+    for s in range(tt[H_CTX + CX_PLAYERS]):
+        if s != seat:
+            occ |= tt[H_HANDS + s] & PLANE
+    return legal, own | occ, _reps(tt, legal, own, occ)
+
+
 @jit(entry=True)
 def dd_move_values(
     h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
@@ -271,11 +292,14 @@ def dd_move_values(
     """``out[face]`` (24 slots) = the side's points from the current trick on after the seat
     to move plays ``face`` and all play perfectly after; -1 where ``face`` is not legal."""
     _set_context(tt, trump, ra, side_mask)
-    legal = _legal_now(tt, h0, h1, h2, h3, leader, trick)
+    legal, every, reps = _classes_now(tt, h0, h1, h2, h3, leader, trick)
     last = -1  # sibling cards often have equal values: the last one is the first guess
     for f in range(24):
         out[f] = -1
         if (legal >> f) & 1:
+            if not (reps >> f) & 1:  # equivalent to the next card below it: the same value
+                out[f] = out[highest_bit_index(every & SUIT_MASK[f // 6] & ((1 << f) - 1))]
+                continue
             n0, n1, n2, n3, ldr, trk, got = _after(tt, h0, h1, h2, h3, leader, trick, f)
             g = last - got if last >= got else -1
             lo, _ = _narrow(tt, n0, n1, n2, n3, ldr, trk, 0, UNLIMITED, UNLIMITED, g)
