@@ -15,8 +15,9 @@ does not change, so the ``counting`` figures pair each hand of a ``--dd`` run wi
 deal played by ``counting`` bots (simulated here, no solving; the script checks the deals,
 auctions and passes are the same).
 
-Solving is slow (a partnership deal takes about 2 s on one thread, on average):
-``python experiments/solver_studies.py`` makes every run to the end (hours);
+Solving is slow (a partnership deal takes about 0.5 s on one thread, on average: 20,000 hands
+are about 1.4 hours on two cores): ``python experiments/solver_studies.py`` makes every run to
+the end on every core;
 ``--available`` writes the studies from the parts already solved (a partial run: the READMEs
 say how many hands); ``--redraw`` only draws the charts again from the stored tables. Run
 alone; ``make experiments`` does not include it.
@@ -39,6 +40,7 @@ from pinochle_sim.analysis.compare import compare, write_match
 from pinochle_sim.analysis.reports import charts_dd, dd_studies
 from pinochle_sim.analysis.reports.catalog import STUDIES
 from pinochle_sim.analysis.reports.style import save
+from pinochle_sim.engines import ENGINE_VERSION
 from pinochle_sim.policies import PolicySet
 from pinochle_sim.runs.runner import run
 from pinochle_sim.runs.simulate.hands import play_hands
@@ -47,7 +49,7 @@ from pinochle_sim.runs.store.files import MANIFEST, META_KEY
 from pinochle_sim.runs.store.provenance import provenance
 
 OUT = RESULTS / "solver"
-DD_RUNS = ((0, 2000),)
+DD_RUNS = ((0, 20000),)
 """(seed, hands) of the partnership ``--dd`` runs the studies pool."""
 PART = 100
 COMPARE_DEALS = 2000
@@ -67,7 +69,7 @@ def solved_parts(seed: int, hands: int, available: bool) -> tuple[pd.DataFrame, 
     folder = run_folder(seed, hands)
     if not available:
         resume = (folder / MANIFEST).exists()
-        run(hands, seed=seed, dd=True, part_size=PART, out=str(folder), resume=resume, threads=1)
+        run(hands, seed=seed, dd=True, part_size=PART, out=str(folder), resume=resume)
     parts = sorted(folder.glob("part-*.parquet"))
     if not parts:
         return pd.DataFrame(), {}
@@ -98,12 +100,20 @@ def readme(name: str, title: str, text: str, meta: dict, n: int, planned: int) -
         else ""
     )
     seeds = ", ".join(str(s) for s, _ in DD_RUNS)
+    made = meta.get("engine_version")
+    same = (
+        f" (engine {ENGINE_VERSION} makes the same records: it changed only `pimc`'s default "
+        "first trick in joedog and three-hand)"
+        if made is not None and made != ENGINE_VERSION
+        else ""
+    )
     return (
         f"# {title}\n\n![{title}]({name}.png)\n\n{text}\n{partial}\n"
         f"*Runs*: `pinochle-sim run --hands H --seed S --dd` of `partnership`, seeds {seeds}, "
         f"default policies (bid: estimate, pass: standard, play: greedy, throw-in: concede); "
         f"{n:,} hands in all (hands 0.. of each seed, complete parts of 100). "
-        f"pinochle-sim {meta.get('package_version', '?')}, engine {meta.get('engine_version')}. "
+        f"pinochle-sim {meta.get('package_version', '?')}, engine {meta.get('engine_version')}"
+        f"{same}. "
         f"Made by `experiments/solver_studies.py`.\n\nData: [`{name}.csv`]({name}.csv)\n"
     )
 
