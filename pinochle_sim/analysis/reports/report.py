@@ -15,6 +15,7 @@ import pickle
 import queue
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -203,6 +204,8 @@ def _ignore_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+CLOSE_WAIT = 5.0
+"""Seconds a report waits for its worker pool to shut down (normally a few milliseconds)."""
 WORKER_LOST = (
     "a report worker process ended before its work was done (out of memory, or killed); "
     "run the report again, or with --threads 1"
@@ -296,8 +299,20 @@ class _Workers:
             raise ValueError(WORKER_LOST)
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
+        """Stop the worker processes. After a worker has died, a pool's own ``terminate`` can
+        wait forever (its task thread blocked on a queue lock: seen once in a full test run), so
+        it is given :data:`CLOSE_WAIT` seconds on a daemon thread; past that the workers still
+        running are killed and the pool's threads are left to the process's exit."""
+        if self.pool is None:
+            return
+        stop = threading.Thread(target=self.pool.terminate, name="report pool", daemon=True)
+        stop.start()
+        stop.join(CLOSE_WAIT)
+        if stop.is_alive():
+            for p in list(getattr(self.pool, "_pool", ())):
+                if p.exitcode is None:
+                    p.kill()
+        else:
             self.pool.join()
 
 
