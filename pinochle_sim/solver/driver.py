@@ -11,7 +11,6 @@ import numpy as np
 from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import (
-    PLANE,
     SUIT_MASK,
     beaters,
     remove_card,
@@ -24,9 +23,9 @@ from pinochle_sim.solver.context import (
     _side,
 )
 from pinochle_sim.solver.moves import (
+    _classes,
     _gen,
     _legal_for,
-    _reps,
 )
 from pinochle_sim.solver.search import (
     ABORTED,
@@ -266,24 +265,6 @@ def _legal_now(tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, 
     return _legal_for(tt, st[0], st[2], st[3])
 
 
-@jit
-def _classes_now(
-    tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int
-) -> tuple[int, int, int]:
-    """``(legal, every, reps)`` of the seat to move (context already set): its legal faces,
-    the faces still held or on the table, and one legal face of each class of equivalent ones
-    (:func:`.moves._reps`: the lowest; each other is equivalent to the next card below it)."""
-    st = _state(tt, h0, h1, h2, h3, leader, trick)
-    seat = st[0]
-    legal = _legal_for(tt, seat, st[2], st[3])
-    own = tt[H_HANDS + seat] & PLANE
-    occ = st[6]
-    for s in range(tt[H_CTX + CX_PLAYERS]):
-        if s != seat:
-            occ |= tt[H_HANDS + s] & PLANE
-    return legal, own | occ, _reps(tt, legal, own, occ)
-
-
 @jit(entry=True)
 def dd_move_values(
     h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, trump: int, ra: np.ndarray,
@@ -292,7 +273,8 @@ def dd_move_values(
     """``out[face]`` (24 slots) = the side's points from the current trick on after the seat
     to move plays ``face`` and all play perfectly after; -1 where ``face`` is not legal."""
     _set_context(tt, trump, ra, side_mask)
-    legal, every, reps = _classes_now(tt, h0, h1, h2, h3, leader, trick)
+    st = _state(tt, h0, h1, h2, h3, leader, trick)
+    legal, every, reps = _classes(tt, st[0], st[2], st[3], st[6])
     last = -1  # sibling cards often have equal values: the last one is the first guess
     for f in range(24):
         out[f] = -1

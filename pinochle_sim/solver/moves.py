@@ -26,11 +26,10 @@ from pinochle_sim.solver.workspace import (
     CX_TRUMP,
     H_CTX,
     H_HANDS,
-    H_KILL,
     LOSE_ORDER,
-    MAX_LEFT,
     RANK_FACES,
     TAKE_ORDER,
+    kill_slot,
 )
 
 
@@ -174,7 +173,7 @@ def _order(
     else:
         n = _emit(tt, fb, n, takes, TAKE_ORDER)
         n = _emit(tt, fb, n, rest & ~takes, LOSE_ORDER)
-    killer = tt[H_KILL + (seat * (MAX_LEFT + 1) + left) * 4 + k] - 1
+    killer = tt[kill_slot(seat, left, k)] - 1
     if killer >= 0 and killer != hint:  # second (after the table's move and the first card)
         to = 2 if hint >= 0 else 1
         j = to
@@ -229,12 +228,10 @@ def _emit(tt: np.ndarray, fb: int, n: int, faces: int, order: int) -> int:
 
 
 @jit(inline="always")
-def _gen(
-    tt: np.ndarray, fb: int, seat: int, k: int, led: int, wf: int, ws: int, tbl: int, hint: int,
-    left: int,
-) -> int:  # fmt: skip
-    """Order the distinct non-equivalent legal faces of ``seat`` into frame ``fb`` (``left``:
-    tricks left, the current one included)."""
+def _classes(tt: np.ndarray, seat: int, led: int, wf: int, tbl: int) -> tuple[int, int, int]:
+    """``(legal, every, reps)`` of ``seat`` (``tbl``: the faces on the table): its legal faces,
+    the faces still held or on the table, and one legal face of each class of equivalent ones
+    (:func:`_reps`: the lowest; each other is equivalent to the next card of ``every`` below)."""
     own = tt[H_HANDS + seat] & PLANE
     occ = tbl
     for s in range(tt[H_CTX + CX_PLAYERS]):
@@ -249,7 +246,18 @@ def _gen(
         tt[H_CTX + CX_MUST_TRUMP] != 0,
         tt[H_CTX + CX_HEAD],
     )
-    moves = _reps(tt, legal, own, occ) if legal & (legal - 1) else legal
+    reps = _reps(tt, legal, own, occ) if legal & (legal - 1) else legal
+    return legal, own | occ, reps
+
+
+@jit(inline="always")
+def _gen(
+    tt: np.ndarray, fb: int, seat: int, k: int, led: int, wf: int, ws: int, tbl: int, hint: int,
+    left: int,
+) -> int:  # fmt: skip
+    """Order the distinct non-equivalent legal faces of ``seat`` into frame ``fb`` (``left``:
+    tricks left, the current one included)."""
+    _, _, moves = _classes(tt, seat, led, wf, tbl)
     if moves and moves & (moves - 1) == 0:  # one move: nothing to order
         tt[fb] = lowest_bit_index(moves)
         return 1

@@ -237,12 +237,11 @@ from pinochle_sim.solver.workspace import (
     F_WS,
     H_CTX,
     H_HANDS,
-    H_KILL,
     H_NODES,
     H_STOP,
-    MAX_LEFT,
     NO_BOUND,
     STACK,
+    kill_slot,
 )
 
 ENTER = 0
@@ -432,7 +431,7 @@ def _search(
                 k = tt[fb + F_K]
                 left = tt[fb + F_LEFT]
                 if tt[fb + F_I] > 1:  # not the first card tried: the killer of its kind
-                    tt[H_KILL + (seat * (MAX_LEFT + 1) + left) * 4 + k] = f + 1
+                    tt[kill_slot(seat, left, k)] = f + 1
                 if k == 0 and left >= TABLE_MIN_LEFT:
                     best = _canon_face(tt, f)
                     _tt_store(tt, fb + F_KEY, nodes - tt[fb + F_START], need, v, best)

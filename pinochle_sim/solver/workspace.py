@@ -38,10 +38,17 @@ H_KILL = 32  # KILL_SLOTS slots: killer moves (below)
 MAX_LEFT = 16
 """Tricks of the longest hand (as :data:`MAX_PLY` counts them)."""
 KILL_SLOTS = 4 * (MAX_LEFT + 1) * 4
-"""``H_KILL + (seat * (MAX_LEFT + 1) + left) * 4 + k``: the card (face + 1, 0: none) that last
+"""Killer moves, a slot each (:func:`kill_slot`): the card (face + 1, 0: none) that last
 decided a node of ``seat`` with ``left`` tricks left and ``k`` cards on the table after an
 earlier card had not (a *killer*); the ordering tries it second. Cleared with each generation."""
 H_SIZE = H_KILL + KILL_SLOTS
+
+
+@jit(inline="always")
+def kill_slot(seat: int, left: int, k: int) -> int:
+    """The header slot of the killer of ``seat`` with ``left`` tricks left, ``k`` cards played."""
+    return H_KILL + (seat * (MAX_LEFT + 1) + left) * 4 + k
+
 
 # One stack frame per ply: the ordered moves, then the node's state.
 F_N = MAX_MOVES  # number of moves

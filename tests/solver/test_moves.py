@@ -11,7 +11,7 @@ from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.runs.inspect.solve import position_after, trick_play
 from pinochle_sim.solver.context import _set_context
 from pinochle_sim.solver.moves import _gen
-from pinochle_sim.solver.workspace import H_HANDS, H_KILL, MAX_LEFT, STACK, new_table
+from pinochle_sim.solver.workspace import H_HANDS, STACK, kill_slot, new_table
 
 
 def _generated(tt, position, side_mask: int) -> list[int]:
@@ -57,7 +57,7 @@ def test_a_killer_is_tried_second_and_the_rest_keep_their_order(rules: str) -> N
         position = position_after(play, 2)
         mask = sum(1 << s for s in position.side_seats(play.bidder))
         plain = _generated(tt, position, mask)
-        slot = H_KILL + (position.leader * (MAX_LEFT + 1) + position.tricks_left) * 4
+        slot = kill_slot(position.leader, position.tricks_left, 0)
         for killer in plain:
             tt[slot] = killer + 1
             moves = _generated(tt, position, mask)
