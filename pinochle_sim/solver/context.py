@@ -42,10 +42,12 @@ from pinochle_sim.solver.workspace import (
     H_GEN,
     H_HANDS,
     H_KILL,
+    H_REPLY,
     H_UNIT,
     KILL_SLOTS,
     LOSE_ORDER,
     RANK_BOTH,
+    REPLY_SLOTS,
     TAKE_ORDER,
     UNCANON,
 )
@@ -91,6 +93,7 @@ def _set_context(tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int) -> 
         gen = 1
     tt[H_GEN] = gen
     tt[H_KILL : H_KILL + KILL_SLOTS] = 0
+    tt[H_REPLY : H_REPLY + REPLY_SLOTS] = 0
 
 
 @jit

@@ -1,6 +1,7 @@
 """Move generation and ordering: the legal faces of the seat to move, one representative of
 each run of equivalent cards (:func:`_reps`), ordered best first for a cut-off (:func:`_order`),
-the table's move first when it has one."""
+a remembered move first when there is one (the reply memory's, :func:`_recall`, else the
+table's)."""
 
 from __future__ import annotations
 
@@ -26,11 +27,41 @@ from pinochle_sim.solver.workspace import (
     CX_TRUMP,
     H_CTX,
     H_HANDS,
+    H_REPLY,
     LOSE_ORDER,
     RANK_FACES,
+    REPLY_SLOTS,
     TAKE_ORDER,
     kill_slot,
+    reply_hash,
 )
+
+
+@jit(inline="always")
+def _trick_code(k: int, led: int, wf: int, ws: int) -> int:
+    """What the reply memory keys on besides the hand and tricks left (see
+    :func:`.workspace.reply_hash`): 0 at a lead, else the card winning the trick, its seat and
+    the led suit."""
+    return (wf + 1) | (ws << 6) | (led << 9) if k > 0 else 0
+
+
+@jit(inline="always")
+def _recall(tt: np.ndarray, seat: int, left: int, trick: int) -> int:
+    """The reply memory's card for ``seat`` to move (its hand in the header), ``left`` tricks
+    left and ``trick`` (:func:`_trick_code`); -1 when it has none."""
+    h = reply_hash(tt[H_HANDS + seat], seat, left, trick)
+    x = tt[H_REPLY + (h & (REPLY_SLOTS - 1))]
+    if x and x >> 8 == (h >> 20) & 0xFFFFFF:
+        return (x & 0xFF) - 1
+    return -1
+
+
+@jit(inline="always")
+def _remember(tt: np.ndarray, seat: int, left: int, trick: int, f: int) -> None:
+    """Make ``f`` the reply memory's card for the node (``seat``'s hand in the header holding
+    ``f`` again): it decided the node."""
+    h = reply_hash(tt[H_HANDS + seat], seat, left, trick)
+    tt[H_REPLY + (h & (REPLY_SLOTS - 1))] = ((h >> 20) & 0xFFFFFF) << 8 | (f + 1)
 
 
 @jit
@@ -79,16 +110,17 @@ def _order(
 ) -> int:  # fmt: skip
     """Write ``moves`` (a face mask) into frame ``fb`` in search order; returns how many.
 
-    First the table's remembered best move; then the cards with which the side takes the
-    trick (by a guess: each later opponent of the card winning so far beats it with its lowest
-    card that can; measured 16% fewer nodes than its highest, 37% fewer than stopping at the
-    first), the most points first, cheapest rank first; then the others, fewest points first,
-    lowest rank first (the rank orders are :data:`TAKE_ORDER` and :data:`LOSE_ORDER`). A lead
-    tries the side suits first, takers then the others, and trumps last, the others before
-    the takers. Where a lead's first card did not decide the node, it had mostly been a trump
-    that takes; full partnership deals need half the nodes (:mod:`.search` has the figures).
-    The killer of the seat, tricks left and cards on the table (:data:`H_KILL`) comes second:
-    a card that decided a node where the card tried first had not."""
+    First ``hint``, a remembered move (the reply memory's, else the table's); then the cards
+    with which the side takes the trick (by a guess: each later opponent of the card winning so
+    far beats it with its lowest card that can; measured 16% fewer nodes than its highest, 37%
+    fewer than stopping at the first), the most points first, cheapest rank first; then the
+    others, fewest points first, lowest rank first (the rank orders are :data:`TAKE_ORDER` and
+    :data:`LOSE_ORDER`). A lead tries the side suits first, takers then the others, and trumps
+    last, the others before the takers. Where a lead's first card did not decide the node, it
+    had mostly been a trump that takes; full partnership deals need half the nodes
+    (:mod:`.search` has the figures). The killer of the seat, tricks left, cards on the table
+    and led suit (:data:`H_KILL`) comes second: a card that decided a node where the card tried
+    first had not."""
     trump = tt[H_CTX + CX_TRUMP]
     players = tt[H_CTX + CX_PLAYERS]
     follow = tt[H_CTX + CX_FOLLOW] != 0
@@ -173,17 +205,16 @@ def _order(
     else:
         n = _emit(tt, fb, n, takes, TAKE_ORDER)
         n = _emit(tt, fb, n, rest & ~takes, LOSE_ORDER)
-    killer = tt[kill_slot(seat, left, k)] - 1
-    if killer >= 0 and killer != hint:  # second (after the table's move and the first card)
-        to = 2 if hint >= 0 else 1
-        j = to
+    killer = tt[kill_slot(seat, left, k, led)] - 1
+    if killer >= 0 and killer != hint:  # second, after the hint or the first card
+        j = 1
         while j < n and tt[fb + j] != killer:
             j += 1
         if j < n:
-            while j > to:
+            while j > 1:
                 tt[fb + j] = tt[fb + j - 1]
                 j -= 1
-            tt[fb + to] = killer
+            tt[fb + 1] = killer
     return n
 
 

@@ -202,6 +202,9 @@ from pinochle_sim.solver.context import (
 )
 from pinochle_sim.solver.moves import (
     _gen,
+    _recall,
+    _remember,
+    _trick_code,
 )
 from pinochle_sim.solver.transposition import (
     TABLE_MIN_LEFT,
@@ -264,9 +267,10 @@ def _settle(
     rem: int, need: int,
 ) -> tuple[int, int]:  # fmt: skip
     """Decide a node of the search without looking at its moves if possible: ``(v, hint)``,
-    ``v`` a fail-soft value (see :func:`_search`) or :data:`OPEN`, ``hint`` the table's
-    remembered best move (-1: none). From bounds (points left, sure points, a trick already
-    settled), the last trick played out, or the table (whose key it leaves in frame ``d``)."""
+    ``v`` a fail-soft value (see :func:`_search`) or :data:`OPEN`, ``hint`` the move to try
+    first (-1: none): the reply memory's (:func:`.moves._recall`), else the table's. From
+    bounds (points left, sure points, a trick already settled), the last trick played out, or
+    the table (whose key it leaves in frame ``d``)."""
     if need <= 0:
         return 0, -1
     if need > tp + rem:
@@ -277,7 +281,7 @@ def _settle(
             return tp, -1
         if owner == 0 and need > rem:
             return rem, -1
-        return OPEN, -1
+        return OPEN, _recall(tt, seat, left, _trick_code(k, led, wf, ws))
     if left == 1:
         return _last_trick(tt, seat), -1
     hint = -1
@@ -303,7 +307,8 @@ def _settle(
         return gain, -1
     if need > rem - lost:
         return rem - lost, -1
-    return OPEN, hint
+    reply = _recall(tt, seat, left, 0)  # the last reply here beats the table's move
+    return OPEN, reply if reply >= 0 else hint
 
 
 @jit(borrows=True)
@@ -430,8 +435,10 @@ def _search(
             if (v >= need) == maxing:  # a cut-off: this move decides the node
                 k = tt[fb + F_K]
                 left = tt[fb + F_LEFT]
+                led = tt[fb + F_LED]
                 if tt[fb + F_I] > 1:  # not the first card tried: the killer of its kind
-                    tt[kill_slot(seat, left, k)] = f + 1
+                    tt[kill_slot(seat, left, k, led)] = f + 1
+                _remember(tt, seat, left, _trick_code(k, led, tt[fb + F_WF], tt[fb + F_WS]), f)
                 if k == 0 and left >= TABLE_MIN_LEFT:
                     best = _canon_face(tt, f)
                     _tt_store(tt, fb + F_KEY, nodes - tt[fb + F_START], need, v, best)

@@ -37,17 +37,36 @@ LOSE_ORDER = CTX_SIZE + 1  # ranks by points ascending, then rank ascending
 H_KILL = 32  # KILL_SLOTS slots: killer moves (below)
 MAX_LEFT = 16
 """Tricks of the longest hand (as :data:`MAX_PLY` counts them)."""
-KILL_SLOTS = 4 * (MAX_LEFT + 1) * 4
+KILL_SLOTS = 4 * (MAX_LEFT + 1) * 4 * 5
 """Killer moves, a slot each (:func:`kill_slot`): the card (face + 1, 0: none) that last
-decided a node of ``seat`` with ``left`` tricks left and ``k`` cards on the table after an
-earlier card had not (a *killer*); the ordering tries it second. Cleared with each generation."""
-H_SIZE = H_KILL + KILL_SLOTS
+decided a node of ``seat`` with ``left`` tricks left, ``k`` cards on the table and suit ``led``
+led after an earlier card had not (a *killer*); the ordering tries it second. Cleared with each
+generation."""
+H_REPLY = H_KILL + KILL_SLOTS
+REPLY_SLOTS = 1 << 16
+"""The reply memory, a slot each (:func:`reply_hash` picks it): the card that last decided a
+node whose seat to move held the same cards, with as many tricks left and, inside a trick, the
+same card winning it for the same seat in the same led suit; stored as ``check << 8 | face +
+1`` (``check``: 24 more bits of the hash), 0 for none. The ordering tries it first. Cleared
+with each generation."""
+H_SIZE = H_REPLY + REPLY_SLOTS
 
 
 @jit(inline="always")
-def kill_slot(seat: int, left: int, k: int) -> int:
-    """The header slot of the killer of ``seat`` with ``left`` tricks left, ``k`` cards played."""
-    return H_KILL + (seat * (MAX_LEFT + 1) + left) * 4 + k
+def kill_slot(seat: int, left: int, k: int, led: int) -> int:
+    """The header slot of the killer of ``seat`` with ``left`` tricks left, ``k`` cards played
+    and ``led`` the led suit (-1 at a lead)."""
+    return H_KILL + ((seat * (MAX_LEFT + 1) + left) * 4 + k) * 5 + led + 1
+
+
+@jit(inline="always")
+def reply_hash(hand: int, seat: int, left: int, trick: int) -> int:
+    """The hash that keys the reply memory: the packed ``hand`` of ``seat``, ``left`` tricks
+    left and ``trick`` (0 at a lead; inside a trick ``wf + 1 | ws << 6 | led << 9``: the card
+    winning it, its seat, the led suit). Its low bits pick the slot, bits 20..43 check it."""
+    h = (hand + (seat << 48) + (left << 51)) * 0x9E3779B97F4A7C15
+    h ^= trick * 0xC2B2AE3D27D4EB4F
+    return h ^ (h >> 29)
 
 
 # One stack frame per ply: the ordered moves, then the node's state.

@@ -1,17 +1,20 @@
 """Move generation: every card the search tries is legal, none twice, and a lead lists the side
 suits before the trumps (the order that halves the search of a full deal); a killer, where one
-is set, comes second. The values do not depend on the order: test_exact checks those."""
+is set, comes second; the reply memory gives back the card stored for the same hand and trick,
+and nothing for another. The values do not depend on the order: test_exact checks those."""
 
 from __future__ import annotations
 
 import pytest
 
+from pinochle_sim.core.tricks import remove_card
 from pinochle_sim.rules import resolve_rules
 from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.runs.inspect.solve import position_after, trick_play
 from pinochle_sim.solver.context import _set_context
-from pinochle_sim.solver.moves import _gen
-from pinochle_sim.solver.workspace import H_HANDS, STACK, kill_slot, new_table
+from pinochle_sim.solver.driver import dd_solve
+from pinochle_sim.solver.moves import _gen, _recall, _remember, _trick_code
+from pinochle_sim.solver.workspace import H_HANDS, STACK, kill_slot, new_table, pack_trick
 
 
 def _generated(tt, position, side_mask: int) -> list[int]:
@@ -57,7 +60,7 @@ def test_a_killer_is_tried_second_and_the_rest_keep_their_order(rules: str) -> N
         position = position_after(play, 2)
         mask = sum(1 << s for s in position.side_seats(play.bidder))
         plain = _generated(tt, position, mask)
-        slot = kill_slot(position.leader, position.tricks_left, 0)
+        slot = kill_slot(position.leader, position.tricks_left, 0, -1)
         for killer in plain:
             tt[slot] = killer + 1
             moves = _generated(tt, position, mask)
@@ -74,3 +77,55 @@ def test_a_killer_is_tried_second_and_the_rest_keep_their_order(rules: str) -> N
         assert _generated(tt, position, mask) == plain
         tt[slot] = 0
     assert moved > 20
+
+
+def test_the_reply_memory_answers_only_for_the_same_hand_tricks_left_and_trick() -> None:
+    r = resolve_rules("partnership")
+    tt = new_table(8)
+    play = trick_play(11, 0, r)
+    position = position_after(play, 3)
+    _set_context(tt, position.trump, rule_array(r), 0b0101)
+    for s, h in enumerate(position.hands):
+        tt[H_HANDS + s] = h
+    seat = position.leader
+    left = position.tricks_left
+    card = position.legal()[-1]
+    inside = _trick_code(2, 1, 9, (seat + 2) % 4)  # a heart led, the heart ace winning
+    assert _trick_code(0, -1, -1, seat) == 0  # a lead keys on the hand alone
+    assert _recall(tt, seat, left, 0) == -1  # nothing stored yet
+    _remember(tt, seat, left, 0, card)
+    assert _recall(tt, seat, left, 0) == card
+    assert _recall(tt, seat, left, inside) == -1  # another trick
+    assert _recall(tt, seat, left - 1, 0) == -1  # other tricks left
+    assert _recall(tt, (seat + 1) % 4, left, 0) == -1  # another seat
+    held = tt[H_HANDS + seat]
+    tt[H_HANDS + seat] = remove_card(held, position.legal()[0])
+    assert _recall(tt, seat, left, 0) == -1  # another hand
+    tt[H_HANDS + seat] = held
+    _remember(tt, seat, left, inside, position.legal()[0])
+    assert _recall(tt, seat, left, inside) == position.legal()[0]
+    assert _recall(tt, seat, left, 0) == card  # the lead's entry is its own
+    # a new context (another trump) starts with an empty memory
+    _set_context(tt, (position.trump + 1) % 4, rule_array(r), 0b0101)
+    assert _recall(tt, seat, left, 0) == -1
+
+
+@pytest.mark.parametrize("rules", ["partnership", "three-hand"])
+def test_a_solve_leaves_a_legal_card_of_the_root_in_the_reply_memory(rules: str) -> None:
+    r = resolve_rules(rules)
+    tt = new_table(16)
+    ra = rule_array(r)
+    found = 0
+    for hand in range(8):
+        play = trick_play(4, hand, r)
+        position = position_after(play, 4)
+        if position.trick or position.tricks_left < 3:
+            continue
+        mask = sum(1 << s for s in position.side_seats(play.bidder))
+        h = [*position.hands, 0, 0, 0][:4]
+        dd_solve(*h, position.leader, pack_trick(()), position.trump, ra, mask, tt)
+        reply = _recall(tt, position.leader, position.tricks_left, 0)
+        if reply >= 0:
+            assert reply in position.legal()
+            found += 1
+    assert found >= 4
