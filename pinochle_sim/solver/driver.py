@@ -16,6 +16,7 @@ from pinochle_sim.core.tricks import (
     remove_card,
 )
 from pinochle_sim.solver.context import (
+    _fit_table,
     _next_seat,
     _points_of,
     _pts,
@@ -139,6 +140,18 @@ def _guess(
     return got
 
 
+LIFT = 1
+"""Units added to the playout's estimate for the first test: it runs low (full partnership
+deals, hands 0..99 of seed 7: by 2 units on average), and a first test above the value whose
+fail-soft bound comes back at the value is the cheapest start (:mod:`.search` has the
+figures)."""
+LIFT_THREE = 2
+"""The same for three seats (three-hand, the bidder alone against two): there a first test
+further above pays most."""
+MTD_TESTS = 8
+"""Tests by MTD(f) before the targets bisect the interval left."""
+
+
 @jit
 def _narrow(
     tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int, lo: int,
@@ -147,10 +160,11 @@ def _narrow(
     """Search the value inside ``[lo, hi]`` by null-window tests until solved or ``limit``
     nodes; each test's fail-soft bound narrows the interval beyond its target.
 
-    The first test is at ``guess`` (where it is negative, at the :func:`_guess`); while the
-    tests keep failing to the same side the next target moves on from the bound by 1, 2, 4,
-    ... units; after the first turn, or when the guess is outside the interval, the targets
-    bisect what is left."""
+    The tests follow MTD(f): the first at ``guess``, or where it is negative at the playout's
+    estimate (:func:`_guess`) raised by :data:`LIFT` units (more in three-hand,
+    :data:`LIFT_THREE`); then each test is at the bound the last one returned (one unit above
+    it when the test succeeded). After :data:`MTD_TESTS` tests the targets bisect what is
+    left, so that a guess far off costs a few tests more, not a test a unit."""
     st = _state(tt, h0, h1, h2, h3, leader, trick)
     unit = tt[H_UNIT]
     hi = min(hi, st[5] + st[8])  # the points on the table and still in the hands
@@ -160,31 +174,25 @@ def _narrow(
     hi = hi // unit * unit
     if lo >= hi:
         return lo, hi
-    g = guess
-    if g < 0:
-        g = _guess(tt, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7])
-    stepping = lo < g <= hi
-    mid = g
-    step = unit
-    up = True
-    first = True
+    mid = guess
+    if mid < 0:
+        lift = LIFT_THREE if tt[H_CTX + CX_PLAYERS] == 3 else LIFT
+        mid = _guess(tt, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7]) + lift * unit
+    tests = 0
     while lo < hi:
-        if not stepping:
+        if tests >= MTD_TESTS:
             mid = lo + ((hi - lo) // unit + 1) // 2 * unit
+        mid = min(max(mid, lo + unit), hi)
         v = _test(tt, h0, h1, h2, h3, leader, trick, mid, limit)
         if v == ABORTED:
             break
+        tests += 1
         if v >= mid:
             lo = max(lo, v)
+            mid = lo + unit
         else:
             hi = min(hi, v)
-        if stepping:
-            if not first and (v >= mid) != up:
-                stepping = False
-            up = v >= mid
-            first = False
-            mid = min(hi, lo + step) if up else max(lo + unit, hi - step + unit)
-            step *= 2
+            mid = hi
     return lo, hi
 
 
@@ -196,6 +204,7 @@ def dd_bounds(
     """Narrow ``lo <= value <= hi`` until equal or ``max_nodes`` search nodes are spent; returns
     the proven bounds (``hi`` clipped to the points in play, ``lo`` to 0)."""
     _set_context(tt, trump, ra, side_mask)
+    _fit_table(tt, h0, h1, h2, h3)
     return _narrow(tt, h0, h1, h2, h3, leader, trick, lo, hi, tt[H_NODES] + max_nodes, -1)
 
 
@@ -215,6 +224,7 @@ def dd_solve(
 ) -> int:  # fmt: skip
     """The points the side takes from the current trick on under perfect play."""
     _set_context(tt, trump, ra, side_mask)
+    _fit_table(tt, h0, h1, h2, h3)
     return _value(tt, h0, h1, h2, h3, leader, trick)
 
 
@@ -273,6 +283,7 @@ def dd_move_values(
     """``out[face]`` (24 slots) = the side's points from the current trick on after the seat
     to move plays ``face`` and all play perfectly after; -1 where ``face`` is not legal."""
     _set_context(tt, trump, ra, side_mask)
+    _fit_table(tt, h0, h1, h2, h3)
     st = _state(tt, h0, h1, h2, h3, leader, trick)
     legal, every, reps = _classes(tt, st[0], st[2], st[3], st[6])
     last = -1  # sibling cards often have equal values: the last one is the first guess
@@ -298,6 +309,7 @@ def dd_card_test(
     says the side takes at least ``v`` points from the current trick on after ``f`` (all
     playing perfectly after), and ``v < need`` says at most ``v``."""
     _set_context(tt, trump, ra, side_mask)
+    _fit_table(tt, h0, h1, h2, h3)
     n0, n1, n2, n3, ldr, trk, got = _after(tt, h0, h1, h2, h3, leader, trick, f)
     if need <= got:
         return got
@@ -312,6 +324,7 @@ def dd_card_value(
     """The side's points from the current trick on after the seat to move plays legal card
     ``f``, known to lie in ``[lo, hi]``; the tests start at ``guess`` (-1: a playout's)."""
     _set_context(tt, trump, ra, side_mask)
+    _fit_table(tt, h0, h1, h2, h3)
     n0, n1, n2, n3, ldr, trk, got = _after(tt, h0, h1, h2, h3, leader, trick, f)
     g = guess - got if guess >= got else -1
     a, _ = _narrow(tt, n0, n1, n2, n3, ldr, trk, max(lo - got, 0), hi - got, UNLIMITED, g)
@@ -332,6 +345,7 @@ def dd_best(
     """``(face, value)``: a best card for the seat to move (of several, the one with the fewest
     points, then the lowest rank, then the first suit) and the position's value."""
     _set_context(tt, trump, ra, side_mask)
+    _fit_table(tt, h0, h1, h2, h3)
     v = _value(tt, h0, h1, h2, h3, leader, trick)
     seat = _to_move(tt, leader, trick)
     maxing = _side(tt, seat)

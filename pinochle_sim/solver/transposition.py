@@ -20,7 +20,7 @@ from pinochle_sim.solver.workspace import (
     H_CTX,
     H_GEN,
     H_HANDS,
-    H_MASK,
+    H_USE,
     NO_BOUND,
     TAG_SHIFT,
     UNCANON,
@@ -71,7 +71,7 @@ def _make_key(tt: np.ndarray, ko: int, leader: int) -> None:
     h ^= w1 * 0xC2B2AE3D27D4EB4F
     h ^= (w2 + tag) * 0x165667B19E3779F9
     h ^= h >> 31
-    tt[ko + 4] = ENTRIES + tt[H_ALIGN] + ((h >> 17) & tt[H_MASK]) * BUCKET
+    tt[ko + 4] = ENTRIES + tt[H_ALIGN] + ((h >> 17) & tt[H_USE]) * BUCKET
 
 
 @jit

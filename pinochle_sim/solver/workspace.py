@@ -21,6 +21,7 @@ H_MASK = 3  # number of table buckets - 1 (a power of two minus one)
 H_UNIT = 4  # gcd of the point values: every value is a multiple of it
 H_ALIGN = 5  # words from ENTRIES to the first bucket, so buckets sit on cache lines
 H_STOP = 6  # non-zero: another thread asks the search to stop (it aborts within ~65k nodes)
+H_USE = 7  # the buckets this call uses - 1 (:func:`.context._fit_table`; at most H_MASK)
 H_HANDS = 8  # 4 slots: the hands during a search
 H_CTX = 16  # context of the current generation, CTX_SIZE slots:
 CX_TRUMP = 0  # trump suit
@@ -129,6 +130,7 @@ def new_table(bits: int = 20) -> np.ndarray:
     tt = np.zeros(ENTRIES + BUCKET + (1 << bits) * BUCKET, dtype=np.int64)
     tt[H_MAGIC] = MAGIC
     tt[H_MASK] = (1 << bits) - 1
+    tt[H_USE] = tt[H_MASK]
     tt[H_ALIGN] = (-(tt.ctypes.data + 8 * ENTRIES) // 8) % BUCKET  # a speed matter only
     return tt
 
@@ -169,6 +171,7 @@ def make_table(bits: int) -> np.ndarray:
     tt = np.zeros(ENTRIES + BUCKET + (1 << bits) * BUCKET, dtype=np.int64)
     tt[H_MAGIC] = MAGIC
     tt[H_MASK] = (1 << bits) - 1
+    tt[H_USE] = tt[H_MASK]
     tt[H_ALIGN] = (-(tt.ctypes.data + 8 * ENTRIES) // 8) % BUCKET  # cache-line buckets: speed only
     return tt
 
@@ -184,4 +187,5 @@ def init_table(tt: np.ndarray) -> None:
     """Make a zeroed array of :func:`table_words` ``(bits)`` words a work array (in place)."""
     tt[H_MAGIC] = MAGIC
     tt[H_MASK] = (tt.shape[0] - ENTRIES - BUCKET) // BUCKET - 1
+    tt[H_USE] = tt[H_MASK]
     tt[H_ALIGN] = (-(tt.ctypes.data + 8 * ENTRIES) // 8) % BUCKET

@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+from pinochle_sim.core.cards import hand_faces
 from pinochle_sim.rules import PRESETS
 from pinochle_sim.rules.arrays import rule_array
 from pinochle_sim.runs.inspect.solve import position_after, trick_play
@@ -22,7 +23,7 @@ from pinochle_sim.solver.driver import (
     dd_move_values,
     dd_solve,
 )
-from pinochle_sim.solver.workspace import new_table, pack_trick
+from pinochle_sim.solver.workspace import H_USE, new_table, pack_trick
 from tests.catalog import ALL_PRESETS
 from tests.solver.endgames import random_endgame
 
@@ -176,3 +177,22 @@ def test_a_new_generation_forgets_entries_made_under_another_context() -> None:
             assert dd_solve(*kernel_args(q), mask, shared) == fresh
             new_generation(shared)
             assert dd_solve(*kernel_args(q), mask, shared) == fresh
+
+
+def test_a_call_uses_a_part_of_the_table_that_fits_its_position() -> None:
+    """Positions of fewer than 12 cards in the fullest hand search in the first 2**(cards + 6)
+    buckets (a part that stays in the cache); bigger ones in the whole table; a table smaller
+    than the part is used whole. The values do not change."""
+    play = trick_play(0, 3, PRESETS["partnership"])
+    big = new_table(21)
+    small = new_table(10)
+    for tricks, part in ((0, None), (1, 17), (4, 14), (7, 11), (11, 7)):
+        p = position_after(play, tricks)
+        mask = sum(1 << s for s in p.side_seats(play.bidder))
+        cards = max(len(hand_faces(h)) for h in p.hands)
+        assert cards == 12 - tricks
+        v = dd_solve(*kernel_args(p), mask, big)
+        want = (1 << 21) - 1 if part is None else (1 << part) - 1
+        assert big[H_USE] == want
+        assert dd_solve(*kernel_args(p), mask, small) == v
+        assert small[H_USE] == min(want, (1 << 10) - 1)
