@@ -112,6 +112,31 @@ Full deals (12 cards a seat, 20 partnership deals of seed 0, 274M nodes with the
   the second set; third, 145.3M; kept for each side rather than each seat, 143.2M; also set
   where the first card decided, 147.1M; a follow's killer tried first, 157.7M.
 
+* the reply memory (:func:`.moves._recall`): the card that last decided a node whose seat to
+  move held the same cards with as many tricks left (inside a trick: the same card winning it
+  for the same seat in the same led suit), 65,536 slots cleared with each generation, tried
+  first, before the table's move; killers also keyed by the led suit and tried right after the
+  first card. Five sets: 4.74M, 132.6M, 182.4M, 116.5M, 12.1M -> 3.24M, 84.9M, 97.2M, 43.0M,
+  10.2M nodes; the bench's 200 partnership deals 1,471M -> 736M (median 0.165 s -> 0.114 s).
+  Keyed inside a trick on the exact cards on the table: 95.4M on the second set (against
+  86.5M); on the led suit and the winner's seat without its card: 182.5M; with the number of
+  cards played for the led suit: 89.1M; with the points on the table: 89.5M; on the hand's
+  cards of the led suit and trumps only: 87.2M. A lead keyed also on the partner's hand: 107.1M
+  against 110.0M in partnership, 20% more in three-hand; on which suits each seat still holds:
+  107.9M. The table's move tried second after the memory's: no change; a second card a slot:
+  no change; without killers: the same in all (275.0M on the five sets either way); 2**11 to
+  2**17 slots: 88.7M to 85.0M on the second set.
+* MTD(f) (:func:`.driver._narrow`): the first test at the playout's estimate raised by one
+  unit (three in three-hand, :data:`.driver.LIFT_THREE`), then each test at the bound the last
+  returned. Against the 1, 2, 4 steps and bisection: full partnership deals of seed 7 (100)
+  338.2M -> 297.2M nodes (median 2.21M -> 2.08M), seed 0 (30) 84.9M -> 71.1M, seed 200 (20)
+  97.2M -> 103.3M (median 3.00M -> 2.53M), joedog (30 of seed 7) 145.7M -> 138.9M, three-hand
+  (20 of seed 7) 133.0M -> 116.3M with one unit, 102.2M with three. Raised by 0: 76.7M on
+  seed 0's 30; by 2: 70.5M; by 3: 313.7M on seed 7's 100; by 5: 349.6M.
+* the part of the table a call uses (:func:`.context._fit_table`): positions of fewer than 12
+  cards a hand use the first 2**(cards + 6) buckets, which stay in the cache: 8 cards a seat
+  15.2M -> 18.4M nodes a second; full deals are no faster with fewer than 2**20 buckets.
+
 Every card's value (``dd_move_values``, what sampled-world play asks of each world): each
 card's search starts its tests at the value of the card before it (sibling cards often have
 equal values) instead of at a playout guess: 8 cards a seat, 30 deals of seed 0, nodes -9%
@@ -137,7 +162,11 @@ joedog, three-hand): a killer lead set at every cut (the last lead that decided 
 many tricks left, for the same side) and never cleared, tried second, 20% fewer nodes on seed
 200's full deals but a median 50% higher there, and more nodes on three-hand; following with
 the cheapest taking trump first (every seat, the side's only, or not with the trick's last
-card), -17% to +33%; the playout guess's first step 2 units instead of 1, -5% to +10%. An exact
+card), -17% to +33%; the playout guess's first step 2 units instead of 1, -5% to +10%. With the
+reply memory and MTD(f): no table look-ups with 2 tricks left (three-hand no faster, full
+partnership deals 4% slower, 8 cards 30% slower); the next trick's bucket prefetched where the
+last card of a trick has a remembered move, before the moves are ordered (no faster); a reply
+memory of 2**18 slots in three-hand (2% fewer nodes, no faster). An exact
 first guess would save 24% (40 full partnership deals: 284M -> 215M nodes). With the order
 before it: the bots' own trick points as the first guess of a ``--dd`` deal (mean error 1.8
 units against the playout's 3), 3% fewer nodes; first locating the value by tests with small
