@@ -165,7 +165,7 @@ def _fit_table(tt: np.ndarray, h0: int, h1: int, h2: int, h3: int) -> None:
     s; full deals no faster with fewer than 2**20). The parts nest: an entry stored under a
     smaller part sits in the same bucket under a larger one only if its hash says so, so
     changing the part between calls loses some entries, never a value."""
-    cards = max(max(popcount(h0), popcount(h1)), max(popcount(h2), popcount(h3)))
+    cards = max(popcount(h0), popcount(h1), popcount(h2), popcount(h3))
     use = tt[H_MASK]
     if cards < WHOLE_TABLE_CARDS:
         use = min(use, (1 << (cards + SMALL_TABLE_BITS)) - 1)

@@ -45,6 +45,17 @@ from pinochle_sim.solver.workspace import (
 
 
 @jit
+def _begin(
+    tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int, h0: int, h1: int, h2: int,
+    h3: int,
+) -> None:  # fmt: skip
+    """What every call of the API does first: the context (:func:`.context._set_context`) and
+    the part of the table that fits the position's size (:func:`.context._fit_table`)."""
+    _set_context(tt, trump, ra, side_mask)
+    _fit_table(tt, h0, h1, h2, h3)
+
+
+@jit
 def _state(
     tt: np.ndarray, h0: int, h1: int, h2: int, h3: int, leader: int, trick: int
 ) -> tuple[int, int, int, int, int, int, int, int, int]:
@@ -204,8 +215,7 @@ def dd_bounds(
 ) -> tuple[int, int]:  # fmt: skip
     """Narrow ``lo <= value <= hi`` until equal or ``max_nodes`` search nodes are spent; returns
     the proven bounds (``hi`` clipped to the points in play, ``lo`` to 0)."""
-    _set_context(tt, trump, ra, side_mask)
-    _fit_table(tt, h0, h1, h2, h3)
+    _begin(tt, trump, ra, side_mask, h0, h1, h2, h3)
     return _narrow(tt, h0, h1, h2, h3, leader, trick, lo, hi, tt[H_NODES] + max_nodes, -1)
 
 
@@ -224,8 +234,7 @@ def dd_solve(
     side_mask: int, tt: np.ndarray,
 ) -> int:  # fmt: skip
     """The points the side takes from the current trick on under perfect play."""
-    _set_context(tt, trump, ra, side_mask)
-    _fit_table(tt, h0, h1, h2, h3)
+    _begin(tt, trump, ra, side_mask, h0, h1, h2, h3)
     return _value(tt, h0, h1, h2, h3, leader, trick)
 
 
@@ -283,8 +292,7 @@ def dd_move_values(
 ) -> None:  # fmt: skip
     """``out[face]`` (24 slots) = the side's points from the current trick on after the seat
     to move plays ``face`` and all play perfectly after; -1 where ``face`` is not legal."""
-    _set_context(tt, trump, ra, side_mask)
-    _fit_table(tt, h0, h1, h2, h3)
+    _begin(tt, trump, ra, side_mask, h0, h1, h2, h3)
     st = _state(tt, h0, h1, h2, h3, leader, trick)
     legal, every, reps = _classes(tt, st[0], st[2], st[3], st[6])
     last = -1  # sibling cards often have equal values: the last one is the first guess
@@ -309,8 +317,7 @@ def dd_card_test(
     """A fail-soft test of legal card ``f`` of the seat to move: ``v``, where ``v >= need``
     says the side takes at least ``v`` points from the current trick on after ``f`` (all
     playing perfectly after), and ``v < need`` says at most ``v``."""
-    _set_context(tt, trump, ra, side_mask)
-    _fit_table(tt, h0, h1, h2, h3)
+    _begin(tt, trump, ra, side_mask, h0, h1, h2, h3)
     n0, n1, n2, n3, ldr, trk, got = _after(tt, h0, h1, h2, h3, leader, trick, f)
     if need <= got:
         return got
@@ -324,8 +331,7 @@ def dd_card_value(
 ) -> int:  # fmt: skip
     """The side's points from the current trick on after the seat to move plays legal card
     ``f``, known to lie in ``[lo, hi]``; the tests start at ``guess`` (-1: a playout's)."""
-    _set_context(tt, trump, ra, side_mask)
-    _fit_table(tt, h0, h1, h2, h3)
+    _begin(tt, trump, ra, side_mask, h0, h1, h2, h3)
     n0, n1, n2, n3, ldr, trk, got = _after(tt, h0, h1, h2, h3, leader, trick, f)
     g = guess - got if guess >= got else -1
     a, _ = _narrow(tt, n0, n1, n2, n3, ldr, trk, max(lo - got, 0), hi - got, UNLIMITED, g)
@@ -345,8 +351,7 @@ def dd_best(
 ) -> tuple[int, int]:  # fmt: skip
     """``(face, value)``: a best card for the seat to move (of several, the one with the fewest
     points, then the lowest rank, then the first suit) and the position's value."""
-    _set_context(tt, trump, ra, side_mask)
-    _fit_table(tt, h0, h1, h2, h3)
+    _begin(tt, trump, ra, side_mask, h0, h1, h2, h3)
     v = _value(tt, h0, h1, h2, h3, leader, trick)
     seat = _to_move(tt, leader, trick)
     maxing = _side(tt, seat)

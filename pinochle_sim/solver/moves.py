@@ -89,7 +89,7 @@ def _reps(tt: np.ndarray, legal: int, own: int, occ: int) -> int:
     return out
 
 
-@jit
+@jit(inline="always")
 def _legal_for(tt: np.ndarray, seat: int, led: int, wf: int) -> int:
     """Legal faces of ``seat`` to a trick led in ``led`` that ``wf`` is winning."""
     return legal_mask(
@@ -268,15 +268,7 @@ def _classes(tt: np.ndarray, seat: int, led: int, wf: int, tbl: int) -> tuple[in
     for s in range(tt[H_CTX + CX_PLAYERS]):
         if s != seat:
             occ |= tt[H_HANDS + s] & PLANE
-    legal = legal_mask(
-        own,
-        led,
-        wf,
-        tt[H_CTX + CX_TRUMP],
-        tt[H_CTX + CX_FOLLOW] != 0,
-        tt[H_CTX + CX_MUST_TRUMP] != 0,
-        tt[H_CTX + CX_HEAD],
-    )
+    legal = _legal_for(tt, seat, led, wf)
     reps = _reps(tt, legal, own, occ) if legal & (legal - 1) else legal
     return legal, own | occ, reps
 
