@@ -58,7 +58,7 @@ def readme() -> None:
         "`pinochle_sim.agents.determinize` (the hidden cards dealt again, melds and voids kept). "
         "It decides everything its seats decide: bids, trump, the pass, the throw-in, cards. "
         "`pimc` samples from trick 7 here (`play.from_trick=7`, its default when these "
-        "matches were played; its default now starts at trick 5 in partnership).\n\n"
+        "matches were played; its default now starts at trick 4 in partnership).\n\n"
         "| IS-MCTS against | deals | IS-MCTS minus it, per deal (95% CI) | IS-MCTS score/hand | "
         "its score/hand | IS-MCTS CPU a decision | its CPU a decision |\n"
         "|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n\n"

@@ -102,8 +102,8 @@ def readme(name: str, title: str, text: str, meta: dict, n: int, planned: int) -
     seeds = ", ".join(str(s) for s, _ in DD_RUNS)
     made = meta.get("engine_version")
     same = (
-        f" (engine {ENGINE_VERSION} makes the same records: it changed only `pimc`'s default "
-        "first trick in joedog and three-hand)"
+        f" (engine {ENGINE_VERSION} makes the same records: the versions since changed only "
+        "`pimc`'s default first trick, which these runs do not play)"
         if made is not None and made != ENGINE_VERSION
         else ""
     )

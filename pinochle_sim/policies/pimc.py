@@ -78,6 +78,8 @@ MAX_WORLDS = WORLDS_MAX
 UNBOUNDED = 1 << 30
 """An upper bound above any value (the solver clips it to the points in play)."""
 MAX_FROM_TRICK = 16
+HEAD_ALWAYS = HEAD_RULES.index("always")
+"""The heading rule where every trick must be headed (:data:`.rules.ruleset.HEAD_RULES`)."""
 BY_THE_RULES = 0
 """``from_trick`` = 0 (the default): the first sampled trick is :func:`first_sampled_trick`'s."""
 
@@ -87,10 +89,14 @@ def first_sampled_trick(players: int, head: int) -> int:
     """The earliest first trick of ``pimc`` at which 1,000 duplicate deals against ``counting``
     take at most 10 minutes on two cores (measured: docs/speed.md, results/strategy/pimc/):
     each trick earlier multiplies the cost by three to five, and how much depends on how
-    free the play is. Trick 5 in every preset: where every trick must be headed (partnership,
-    classic) 1.8 minutes for 1,000 deals, from trick 4 10.1; where only trump leads must be
-    (joedog) 2.5, from trick 4 12.8; with three players (15-card hands) 9.1. The seats and
-    the heading rule stay the inputs: the answer has differed between presets before."""
+    free the play is (CPU seconds a duplicate deal against ``counting``, 16 worlds, seed 0).
+    Where every trick must be headed, with four players (partnership, classic): trick 4, 7.3
+    minutes for 1,000 deals (2,000 deals, 0.88 s a deal; trick 5: 0.21 s, 1.7 minutes; trick
+    3: 4.5 s, 37 minutes). Where only trump leads must be (joedog): trick 5, 2.5 minutes
+    (trick 4: 1.3 s a deal, 10.9 minutes). With three players (15-card hands): trick 5, 8.9
+    minutes."""
+    if players == 4 and head == HEAD_ALWAYS:
+        return 4
     return 5
 
 

@@ -102,7 +102,8 @@ PIMC_DEFAULT_WORLDS = 16
 PIMC_DEFAULT_FROM_TRICK = pimc.BY_THE_RULES
 """``pimc`` defaults, chosen by cost and strength (results/strategy/pimc/README.md): 16 worlds,
 from the earliest trick at which 1,000 duplicate deals take at most 10 minutes on two cores
-(:func:`~pinochle_sim.policies.pimc.first_sampled_trick`: trick 5 by every preset's rules)."""
+(:func:`~pinochle_sim.policies.pimc.first_sampled_trick`: trick 4 where every trick must be
+headed with four players, else 5)."""
 
 REGISTRY: dict[str, dict[str, PolicyInfo]] = {
     "bid": {
@@ -241,7 +242,8 @@ REGISTRY: dict[str, dict[str, PolicyInfo]] = {
                     "trick",
                     "first trick (1 = the first) played by sampling, counting before it; 0: "
                     "by the rules, the earliest within 10 minutes for 1,000 duplicate deals on "
-                    "two cores (trick 5 in every preset)",
+                    "two cores (trick 4 in partnership and partnership-classic, 5 in joedog and "
+                    "three-hand)",
                 ),
             ),
             frozenset({"reads_caps", "reads_table", "auction_only"}),

@@ -100,11 +100,11 @@ def test_it_plays_differently_from_counting_only_from_its_trick_on() -> None:
     assert differs_late >= 1
 
 
-FIRST_SAMPLED = {"partnership": 5, "partnership-classic": 5, "joedog": 5, "three-hand": 5}
+FIRST_SAMPLED = {"partnership": 4, "partnership-classic": 4, "joedog": 5, "three-hand": 5}
 """The first trick ``pimc`` samples at its default (``from_trick`` = 0, by the rules): the
 earliest at which 1,000 duplicate deals take at most 10 minutes on two cores, from the table
-of measured costs in docs/speed.md (partnership from trick 5: 1.8 minutes, from 4: 10.1;
-joedog from 5: 2.5, from 4: 12.8; three-hand from 5: 9.1, from 4 not timed: each trick
+of measured costs in docs/speed.md (partnership from trick 4: 8.4 minutes, from 3 not timed;
+joedog from 5: 2.5, from 4: 10.9; three-hand from 5: 8.1, from 4 not timed: each trick
 earlier costs three to five times more)."""
 
 

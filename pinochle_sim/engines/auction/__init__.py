@@ -20,9 +20,10 @@ from pinochle_sim.engines.base import RECORD_MAX, Engine
 from pinochle_sim.rules import Ruleset
 from pinochle_sim.rules.meld import MA_AROUND, MA_PIN, MA_PLAIN, meld_table_array
 
-VERSION = 2
+VERSION = 3
 """Bumped whenever this engine or a policy it runs changes the records a seed produces (2:
-``pimc`` samples from trick 5 by default in joedog and three-hand, where it started at 6 and 7)."""
+``pimc`` samples from trick 5 by default in joedog and three-hand, where it started at 6 and 7;
+3: from trick 4 by default in partnership and partnership-classic, where it started at 5)."""
 
 
 def plays(rules: Ruleset) -> bool:
