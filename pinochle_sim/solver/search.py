@@ -132,7 +132,12 @@ Full deals (12 cards a seat, 20 partnership deals of seed 0, 274M nodes with the
   338.2M -> 297.2M nodes (median 2.21M -> 2.08M), seed 0 (30) 84.9M -> 71.1M, seed 200 (20)
   97.2M -> 103.3M (median 3.00M -> 2.53M), joedog (30 of seed 7) 145.7M -> 138.9M, three-hand
   (20 of seed 7) 133.0M -> 116.3M with one unit, 102.2M with three. Raised by 0: 76.7M on
-  seed 0's 30; by 2: 70.5M; by 3: 313.7M on seed 7's 100; by 5: 349.6M.
+  seed 0's 30; by 2: 70.5M; by 3: 313.7M on seed 7's 100; by 5: 349.6M. Dropped beside it
+  (the bench's 200 partnership deals, 655.7M nodes): the bots' own trick points as a ``--dd``
+  deal's first test, 663.7M (one unit up 688.7M; the mean of theirs and the playout's 646.3M,
+  the greater 661.0M; the medians 6-12% lower, the sums not); after a failed test, the next
+  one or two units further down (100 deals of seed 0, 361.9M -> 364.7M, 369.3M; three-hand,
+  30 deals, 288.2M -> 362.8M).
 * the part of the table a call uses (:func:`.context._fit_table`): positions of fewer than 12
   cards a hand use the first 2**(cards + 6) buckets, which stay in the cache: 8 cards a seat
   15.2M -> 18.4M nodes a second; full deals are no faster with fewer than 2**20 buckets.

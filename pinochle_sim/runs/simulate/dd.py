@@ -67,12 +67,12 @@ deals fill a table: :data:`.batch.DEFAULT_BITS` (2**21, 128 MB; 28% less time th
 200 partnership deals), fewer where the machine's memory is short. Two-hand play-outs are small
 searches (2**16, 4 MB)."""
 
-SECONDS_PER_DEAL = {2: 0.01, 3: 0.52, 4: 0.29}
+SECONDS_PER_DEAL = {2: 0.01, 3: 0.52, 4: 0.22}
 """Mean solve time of one deal of 12 cards a seat on one thread (scaled by the square of the
-hand size: three-hand's 15 cards take about 0.8 s), with :data:`TABLE_BITS`: 200 partnership
-deals took 42.5 s, joedog 71.8 s, three-hand 161 s, two-hand 1.5 s (docs/solver.md). The
-estimate before a ``--dd`` run uses these; on a machine shared with other work it is a lower
-bound."""
+hand size: three-hand's 15 cards take about 0.8 s), with :data:`TABLE_BITS`: a ``--dd`` run of
+10,000 partnership hands took 2,162 CPU seconds on two threads; 200 deals on one thread took
+joedog 71.8 s, three-hand 161 s, two-hand 1.5 s (docs/solver.md). The estimate before a
+``--dd`` run uses these; on a machine shared with other work it is a lower bound."""
 
 CHUNK = {2: 64, 3: 1, 4: 2}
 """Hands per chunk handed to a thread (progress is reported per chunk)."""
