@@ -146,6 +146,43 @@ def test_chart_workers_leave_ctrl_c_to_the_report() -> None:
         charts.close()
 
 
+def test_a_pool_that_will_not_shut_down_is_killed_after_the_wait(monkeypatch) -> None:
+    """A pool's own shutdown can hang after a worker died (its task thread blocked on a queue
+    lock): closing gives it CLOSE_WAIT seconds, then kills the worker processes itself and
+    returns, where waiting on the pool would hang the report's exit."""
+    import multiprocessing.pool
+    import threading
+    import time
+    from pathlib import Path
+
+    import pinochle_sim.analysis.reports.report as report_module
+
+    monkeypatch.setattr(report_module, "CLOSE_WAIT", 0.3)
+    charts = report_module._Workers({}, Path("."), ("png",), 2, None)
+    if charts.pool is None:
+        pytest.skip("no fork on this system: the charts are drawn in this process")
+    workers = list(charts.pool._pool)
+    assert len(workers) == 2 and all(w.exitcode is None for w in workers)
+    stuck = threading.Event()
+    monkeypatch.setattr(charts.pool, "terminate", lambda: stuck.wait(30))
+    began = time.perf_counter()
+    try:
+        charts.close()
+        took = time.perf_counter() - began
+        for w in workers:
+            w.join(5)  # killed: they end at once
+        assert 0.3 <= took < 3 and all(w.exitcode == -9 for w in workers), took
+    finally:  # the pool's own shutdown would now wait on the lock a killed worker held
+        stuck.set()
+        pool = charts.pool
+        pool._terminate.cancel()
+        pool._state = pool._worker_handler._state = multiprocessing.pool.TERMINATE  # no new ones
+        time.sleep(0.3)
+        for w in list(pool._pool):
+            w.kill()
+            w.join(5)
+
+
 @pytest.mark.parametrize("threads", ["2", "1"])
 def test_a_damaged_part_met_by_a_report_worker_is_one_line(tmp_path, threads):
     """A part file that cannot be read stops the report with one line naming it and the
