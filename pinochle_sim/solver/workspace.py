@@ -168,11 +168,8 @@ def make_table(bits: int) -> np.ndarray:
     """A zeroed work array with ``2**bits`` table buckets (4 <= bits <= 28)."""
     if bits < 4 or bits > 28:
         raise ValueError("table bits must be between 4 and 28")
-    tt = np.zeros(ENTRIES + BUCKET + (1 << bits) * BUCKET, dtype=np.int64)
-    tt[H_MAGIC] = MAGIC
-    tt[H_MASK] = (1 << bits) - 1
-    tt[H_USE] = tt[H_MASK]
-    tt[H_ALIGN] = (-(tt.ctypes.data + 8 * ENTRIES) // 8) % BUCKET  # cache-line buckets: speed only
+    tt = np.zeros(table_words(bits), dtype=np.int64)
+    init_table(tt)
     return tt
 
 
@@ -188,4 +185,4 @@ def init_table(tt: np.ndarray) -> None:
     tt[H_MAGIC] = MAGIC
     tt[H_MASK] = (tt.shape[0] - ENTRIES - BUCKET) // BUCKET - 1
     tt[H_USE] = tt[H_MASK]
-    tt[H_ALIGN] = (-(tt.ctypes.data + 8 * ENTRIES) // 8) % BUCKET
+    tt[H_ALIGN] = (-(tt.ctypes.data + 8 * ENTRIES) // 8) % BUCKET  # cache-line buckets: speed only
