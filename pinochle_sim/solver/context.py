@@ -3,7 +3,7 @@
 A *context* is one rule set, trump and side (:func:`_set_context`): a call with another starts
 a new table generation. The bounds (:func:`_sure_trumps`, :func:`_trick_owner`,
 :func:`_sure_lead`, :func:`_last_trick`) are proofs about the points still to come that
-:func:`.search._settle` applies before a node is expanded."""
+:func:`.settle._settle` applies before a node is expanded."""
 
 from __future__ import annotations
 

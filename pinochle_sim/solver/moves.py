@@ -274,6 +274,22 @@ def _classes(tt: np.ndarray, seat: int, led: int, wf: int, tbl: int) -> tuple[in
 
 
 @jit(inline="always")
+def _alone(tt: np.ndarray, seat: int, led: int, wf: int, tbl: int, hint: int) -> bool:
+    """Whether the remembered move ``hint`` is searched before the others are even ordered
+    (:func:`_order` would put it first): a legal face of ``seat`` but not its only one, and the
+    lowest of its class (:func:`_reps`). Where it decides the node, as it mostly does, the
+    ordering is never worked out."""
+    legal = _legal_for(tt, seat, led, wf)
+    if hint < 0 or not (legal >> hint) & 1 or legal & (legal - 1) == 0:
+        return False
+    occ = tbl
+    for s in range(tt[H_CTX + CX_PLAYERS]):
+        if s != seat:
+            occ |= tt[H_HANDS + s] & PLANE
+    return _reps(tt, 1 << hint, tt[H_HANDS + seat] & PLANE, occ) != 0
+
+
+@jit(inline="always")
 def _gen(
     tt: np.ndarray, fb: int, seat: int, k: int, led: int, wf: int, ws: int, tbl: int, hint: int,
     left: int,

@@ -52,7 +52,7 @@ order they were added):
   there from the start), keyed on the canonical hands (:data:`CANON`: ranks already played
   ignored): 37M -> 20M; 32-byte entries, two to a cache line;
 * a better guess at the trick's winner for the ordering: 20M -> 12.5M;
-* bounds (:func:`_settle`): the points left; trumps no opponent can beat
+* bounds (:func:`.settle._settle`): the points left; trumps no opponent can beat
   (:func:`_sure_trumps`); a trick nobody still to play can take from its winner's side
   (:func:`_trick_owner`): 12.2M -> 10.9M, three-hand 16% fewer; the leader's sure side-suit
   winners (:func:`_sure_lead`): a further 2%, three-hand 16%; with the fewest points the
@@ -81,6 +81,30 @@ node with one move, or an ordering group of one card, skips the ordering. The sa
 1..39 of seed 0: 60.4 s -> 51.9 s. Inlining every function under the search bought 2.5% more
 for twice the compile time (20 s against 10 s), and is not done. What is left on top of the
 profile is the table look-up's first access to its bucket: memory the search waits on.
+
+The remembered move (the reply memory's, else the table's) is searched before the other moves
+are even ordered (:func:`.moves._alone`, the frame's :data:`.workspace.F_LATER`): where it
+decides the node, as it mostly does, the ordering is never worked out, and where it does not,
+the others are ordered then, in the order they had before. The same nodes, 15% fewer
+instructions (callgrind, full partnership deals 1..5 of seed 0: 10.58G -> 8.96G); the bench's
+200 full deals of seed 0, two benches at a time, one a core: partnership 58.3 s -> 50.1 s
+(median 0.129 s -> 0.117 s), joedog 95.8 s -> 83.8 s, three-hand 191.5 s -> 174.0 s (median
+0.473 s -> 0.419 s). The bucket's first access is then a quarter of the search's time (a
+profile of the machine code), and what was tried against it did not pay:
+
+* the bucket prefetched at the trick's last card, its key kept for the look-up: that access
+  fell from 23% to 16% of the search's samples, no faster (too few instructions between);
+* the whole trick foreseen at its lead, from the reply memory's cards for the later seats: 7%
+  of the leads foreseen (the memory holds only moves that decided a node), slower;
+* with this, no look-ups with 2 tricks left (+12% nodes) or a reply memory of 2**14 slots
+  (+3.6% nodes): slower.
+
+Windows, tried and dropped: a fail-soft alpha-beta search over a window ``low <= v < need``
+(:func:`_search` with a lower edge a frame), 100 full partnership deals of seed 0 (MTD(f):
+361.9M nodes): the first search over the guess plus or minus 1, 2, 3, 5 units then MTD(f),
+367.5M, 366.0M, 361.2M, 362.8M; over every value at once, 364.1M; after the first test, a
+window of 2 units beyond its bound, 351.2M (-3%), but on the next 200 deals 602.4M against
+602.1M. The tree is the tree: tests and windows prove the same bounds.
 
 Full deals (12 cards a seat, 20 partnership deals of seed 0, 274M nodes with the above):
 
@@ -227,39 +251,32 @@ from pinochle_sim.core.tricks import (
     remove_card,
 )
 from pinochle_sim.solver.context import (
-    _last_trick,
     _pts,
     _side,
-    _sure_lead,
-    _sure_trumps,
-    _trick_owner,
 )
 from pinochle_sim.solver.moves import (
+    _alone,
     _gen,
-    _recall,
     _remember,
     _trick_code,
 )
+from pinochle_sim.solver.settle import OPEN, _settle
 from pinochle_sim.solver.transposition import (
     TABLE_MIN_LEFT,
     _canon_face,
-    _make_key,
-    _real_face,
-    _tt_find,
     _tt_store,
 )
 from pinochle_sim.solver.workspace import (
-    BOUND_MASK,
     CX_LAST,
     CX_PLAYERS,
     CX_TRUMP,
-    E_DATA,
     F_BEST,
     F_FACE,
     F_GAIN,
     F_I,
     F_K,
     F_KEY,
+    F_LATER,
     F_LED,
     F_LEFT,
     F_N,
@@ -289,60 +306,6 @@ ABORTED = -(1 << 40)
 STOP_EVERY = (1 << 16) - 1
 """The search looks at the work array's stop slot (:data:`H_STOP`) once every 65,536 nodes
 (about 10 ms): another thread sets it to stop a solve that is no longer wanted."""
-
-
-OPEN = -1
-"""What :func:`_settle` returns for a node it cannot decide without searching."""
-
-
-@jit(inline="always")
-def _settle(
-    tt: np.ndarray, d: int, seat: int, k: int, led: int, wf: int, ws: int, tp: int, left: int,
-    rem: int, need: int,
-) -> tuple[int, int]:  # fmt: skip
-    """Decide a node of the search without looking at its moves if possible: ``(v, hint)``,
-    ``v`` a fail-soft value (see :func:`_search`) or :data:`OPEN`, ``hint`` the move to try
-    first (-1: none): the reply memory's (:func:`.moves._recall`), else the table's. From
-    bounds (points left, sure points, a trick already settled), the last trick played out, or
-    the table (whose key it leaves in frame ``d``)."""
-    if need <= 0:
-        return 0, -1
-    if need > tp + rem:
-        return tp + rem, -1
-    if k > 0:
-        owner = _trick_owner(tt, seat, k, led, wf, ws)
-        if owner == 1 and need <= tp:
-            return tp, -1
-        if owner == 0 and need > rem:
-            return rem, -1
-        return OPEN, _recall(tt, seat, left, _trick_code(k, led, wf, ws))
-    if left == 1:
-        return _last_trick(tt, seat), -1
-    hint = -1
-    if left >= TABLE_MIN_LEFT:  # the table first: it settles most nodes that get this far
-        ko = STACK + d * F_WIDTH + F_KEY
-        _make_key(tt, ko, seat)
-        e = _tt_find(tt, ko)
-        if e >= 0:
-            data = tt[e + E_DATA]
-            if data & BOUND_MASK >= need:
-                return data & BOUND_MASK, -1
-            if (data >> 16) & BOUND_MASK < need:
-                return (data >> 16) & BOUND_MASK, -1
-            best = (data >> 32) & 0xFF
-            if best:
-                hint = _real_face(tt, best - 1)
-    gain, lost = _sure_trumps(tt)
-    if _side(tt, seat):
-        gain += _sure_lead(tt, seat)
-    else:
-        lost += _sure_lead(tt, seat)
-    if need <= gain:
-        return gain, -1
-    if need > rem - lost:
-        return rem - lost, -1
-    reply = _recall(tt, seat, left, 0)  # the last reply here beats the table's move
-    return OPEN, reply if reply >= 0 else hint
 
 
 @jit(borrows=True)
@@ -396,7 +359,13 @@ def _search(
             tt[fb + F_NEED] = need
             tt[fb + F_START] = nodes
             tt[fb + F_BEST] = -1 if _side(tt, seat) else NO_BOUND
-            tt[fb + F_N] = _gen(tt, fb, seat, k, led, wf, ws, tbl, hint, left)
+            if _alone(tt, seat, led, wf, tbl, hint):
+                tt[fb] = hint  # the others are ordered only where it does not decide the node
+                tt[fb + F_N] = 1
+                tt[fb + F_LATER] = 1
+            else:
+                tt[fb + F_N] = _gen(tt, fb, seat, k, led, wf, ws, tbl, hint, left)
+                tt[fb + F_LATER] = 0
             tt[fb + F_I] = 0
             phase = NEXT
         elif phase == NEXT:
@@ -404,6 +373,12 @@ def _search(
             i = tt[fb + F_I]
             seat = tt[fb + F_SEAT]
             k = tt[fb + F_K]
+            if i == tt[fb + F_N] and tt[fb + F_LATER]:  # the remembered move did not decide
+                tt[fb + F_N] = _gen(
+                    tt, fb, seat, k, tt[fb + F_LED], tt[fb + F_WF], tt[fb + F_WS],
+                    tt[fb + F_TBL], tt[fb], tt[fb + F_LEFT],
+                )  # fmt: skip
+                tt[fb + F_LATER] = 0
             if i == tt[fb + F_N]:  # every move tried, none decided: the best bound found
                 v = tt[fb + F_BEST]
                 if k == 0 and tt[fb + F_LEFT] >= TABLE_MIN_LEFT:

@@ -88,7 +88,8 @@ F_KEY = F_N + 13  # 5 slots at a trick boundary: the table key (3 words, tag), i
 F_GAIN = F_N + 18  # points the move being tried gave the side (when it completed a trick)
 F_BEST = F_N + 19  # the best bound the moves tried so far gave
 F_START = F_N + 20  # the node count when the node was entered
-F_WIDTH = F_N + 21
+F_LATER = F_N + 21  # 1: the moves after the remembered one are still to be ordered
+F_WIDTH = F_N + 22
 STACK = H_SIZE
 CANON = STACK + MAX_PLY * F_WIDTH
 """64 x 64 slots: ``CANON + 64 * p + x`` is the 6-bit rank set ``x`` of a suit whose
