@@ -264,13 +264,20 @@ def _classes(tt: np.ndarray, seat: int, led: int, wf: int, tbl: int) -> tuple[in
     the faces still held or on the table, and one legal face of each class of equivalent ones
     (:func:`_reps`: the lowest; each other is equivalent to the next card of ``every`` below)."""
     own = tt[H_HANDS + seat] & PLANE
+    occ = _elsewhere(tt, seat, tbl)
+    legal = _legal_for(tt, seat, led, wf)
+    reps = _reps(tt, legal, own, occ) if legal & (legal - 1) else legal
+    return legal, own | occ, reps
+
+
+@jit(inline="always")
+def _elsewhere(tt: np.ndarray, seat: int, tbl: int) -> int:
+    """The faces held by the seats other than ``seat`` or on the table (``tbl``)."""
     occ = tbl
     for s in range(tt[H_CTX + CX_PLAYERS]):
         if s != seat:
             occ |= tt[H_HANDS + s] & PLANE
-    legal = _legal_for(tt, seat, led, wf)
-    reps = _reps(tt, legal, own, occ) if legal & (legal - 1) else legal
-    return legal, own | occ, reps
+    return occ
 
 
 @jit(inline="always")
@@ -279,14 +286,12 @@ def _alone(tt: np.ndarray, seat: int, led: int, wf: int, tbl: int, hint: int) ->
     (:func:`_order` would put it first): a legal face of ``seat`` but not its only one, and the
     lowest of its class (:func:`_reps`). Where it decides the node, as it mostly does, the
     ordering is never worked out."""
-    legal = _legal_for(tt, seat, led, wf)
-    if hint < 0 or not (legal >> hint) & 1 or legal & (legal - 1) == 0:
+    if hint < 0:
         return False
-    occ = tbl
-    for s in range(tt[H_CTX + CX_PLAYERS]):
-        if s != seat:
-            occ |= tt[H_HANDS + s] & PLANE
-    return _reps(tt, 1 << hint, tt[H_HANDS + seat] & PLANE, occ) != 0
+    legal = _legal_for(tt, seat, led, wf)
+    if not (legal >> hint) & 1 or legal & (legal - 1) == 0:
+        return False
+    return _reps(tt, 1 << hint, tt[H_HANDS + seat] & PLANE, _elsewhere(tt, seat, tbl)) != 0
 
 
 @jit(inline="always")
