@@ -50,6 +50,7 @@ from pinochle_sim.solver.workspace import (
     LOSE_ORDER,
     RANK_BOTH,
     REPLY_SLOTS,
+    SEATS,
     TAKE_ORDER,
     UNCANON,
 )
@@ -202,7 +203,7 @@ def _forced(tt: np.ndarray, leader: int, sm: int) -> int:
     trump = tt[H_CTX + CX_TRUMP]
     tm = SUIT_MASK[trump]
     total = 0
-    for s in range(tt[H_CTX + CX_PLAYERS]):
+    for s in range(SEATS):
         if s == leader:
             continue
         h = tt[H_HANDS + s] & PLANE
@@ -237,7 +238,6 @@ def _sure_lead(tt: np.ndarray, leader: int) -> int:
     out of the suit, and a partner must not be forced to overtake it (a higher card of the
     suit where the trick must be headed, or trumps once void in it)."""
     trump = tt[H_CTX + CX_TRUMP]
-    players = tt[H_CTX + CX_PLAYERS]
     sides = tt[H_CTX + CX_SIDE]
     follow = tt[H_CTX + CX_FOLLOW] != 0
     heads = tt[H_CTX + CX_HEAD] == HEAD_ALWAYS
@@ -256,7 +256,7 @@ def _sure_lead(tt: np.ndarray, leader: int) -> int:
         mate_top = -1
         rounds = 1 << 10  # rounds of the suit before someone may trump it
         single = True
-        for s in range(players):
+        for s in range(SEATS):
             if s == leader:
                 continue
             h = tt[H_HANDS + s]
@@ -352,7 +352,7 @@ def _sure_trumps(tt: np.ndarray) -> tuple[int, int]:
     tm = SUIT_MASK[tt[H_CTX + CX_TRUMP]]
     mine = 0
     theirs = 0
-    for s in range(tt[H_CTX + CX_PLAYERS]):
+    for s in range(SEATS):
         if _side(tt, s):
             mine |= tt[H_HANDS + s]
         else:

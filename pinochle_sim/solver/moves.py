@@ -31,6 +31,7 @@ from pinochle_sim.solver.workspace import (
     LOSE_ORDER,
     RANK_FACES,
     REPLY_SLOTS,
+    SEATS,
     TAKE_ORDER,
     kill_slot,
     reply_hash,
@@ -274,7 +275,7 @@ def _classes(tt: np.ndarray, seat: int, led: int, wf: int, tbl: int) -> tuple[in
 def _elsewhere(tt: np.ndarray, seat: int, tbl: int) -> int:
     """The faces held by the seats other than ``seat`` or on the table (``tbl``)."""
     occ = tbl
-    for s in range(tt[H_CTX + CX_PLAYERS]):
+    for s in range(SEATS):
         if s != seat:
             occ |= tt[H_HANDS + s] & PLANE
     return occ

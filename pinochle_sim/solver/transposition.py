@@ -12,16 +12,15 @@ from pinochle_sim.solver.workspace import (
     BOUND_MASK,
     BUCKET,
     CANON,
-    CX_PLAYERS,
     E_DATA,
     E_WORDS,
     ENTRIES,
     H_ALIGN,
-    H_CTX,
     H_GEN,
     H_HANDS,
     H_USE,
     NO_BOUND,
+    SEATS,
     TAG_SHIFT,
     UNCANON,
 )
@@ -35,9 +34,8 @@ def _make_key(tt: np.ndarray, ko: int, leader: int) -> None:
     """Write the table key of the trick-boundary position in the header (hands) to ``ko``:
     the canonical hands (:data:`CANON`) packed in 3 words (see :data:`E_KEY`), the tag
     (leader and generation) and the bucket's offset."""
-    players = tt[H_CTX + CX_PLAYERS]
     every = 0
-    for s in range(players):
+    for s in range(SEATS):
         every |= tt[H_HANDS + s]
     c0 = 0
     c1 = 0
@@ -46,7 +44,7 @@ def _make_key(tt: np.ndarray, ko: int, leader: int) -> None:
     for suit in range(4):
         sh = 6 * suit
         base = CANON + 64 * ((every >> sh) & 63)
-        for s in range(players):
+        for s in range(SEATS):
             h = tt[H_HANDS + s]
             one = tt[base + ((h >> sh) & 63)]
             two = tt[base + ((h >> (24 + sh)) & 63)]
@@ -78,7 +76,7 @@ def _make_key(tt: np.ndarray, ko: int, leader: int) -> None:
 def _canon_face(tt: np.ndarray, f: int) -> int:
     """The face ``f`` in the canonical ranks of the current position (hands in the header)."""
     every = 0
-    for s in range(tt[H_CTX + CX_PLAYERS]):
+    for s in range(SEATS):
         every |= tt[H_HANDS + s]
     suit = f // 6
     y = tt[CANON + 64 * ((every >> (6 * suit)) & 63) + (1 << (f % 6))]
@@ -89,7 +87,7 @@ def _canon_face(tt: np.ndarray, f: int) -> int:
 def _real_face(tt: np.ndarray, c: int) -> int:
     """The face of the current position that the canonical face ``c`` stands for (-1: none)."""
     every = 0
-    for s in range(tt[H_CTX + CX_PLAYERS]):
+    for s in range(SEATS):
         every |= tt[H_HANDS + s]
     suit = c // 6
     r = tt[UNCANON + 6 * ((every >> (6 * suit)) & 63) + c % 6]
