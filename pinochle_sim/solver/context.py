@@ -39,6 +39,7 @@ from pinochle_sim.solver.workspace import (
     ENTRIES,
     GEN_MAX,
     H_CTX,
+    H_FACE_POINTS,
     H_GEN,
     H_HANDS,
     H_KILL,
@@ -83,6 +84,8 @@ def _set_context(tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int) -> 
         return
     for i in range(CTX_SIZE):
         tt[H_CTX + i] = vals[i]
+    for f in range(24):
+        tt[H_FACE_POINTS + f] = vals[CX_POINTS + f % 6]
     unit = ra[RA_LAST]
     for r in range(6):
         unit = _gcd(unit, ra[RA_POINTS + r])
@@ -186,7 +189,7 @@ def _side(tt: np.ndarray, seat: int) -> bool:
 
 @jit
 def _pts(tt: np.ndarray, f: int) -> int:
-    return tt[H_CTX + CX_POINTS + f % 6]
+    return tt[H_FACE_POINTS + f]
 
 
 @jit

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinochle_sim.core.bits import lowest_bit_index
+from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index
 from pinochle_sim.core.jit import jit
 from pinochle_sim.solver.workspace import (
     BOUND_MASK,
@@ -120,10 +120,7 @@ def _tt_store(tt: np.ndarray, ko: int, spent: int, need: int, v: int, best: int)
     """Record what a fail-soft test for ``need`` returned for the key at ``ko``: ``value >= v``
     when ``v >= need``, else ``value <= v``; ``best`` (a canonical face, or -1) is the move that
     decided it; ``spent`` the nodes the search took (entries that took more are kept longer)."""
-    work = 0
-    while spent > 0 and work < 31:
-        spent >>= 1
-        work += 1
+    work = min(highest_bit_index(max(spent, 0)) + 1, 31)
     b = tt[ko + 4]
     e = _tt_find(tt, ko)
     if e >= 0:

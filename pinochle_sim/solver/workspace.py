@@ -40,7 +40,8 @@ CX_POINTS = 7  # 6 slots: points by rank 9, J, Q, K, 10, A
 CTX_SIZE = 13
 TAKE_ORDER = CTX_SIZE  # (after the context) ranks by points descending, then rank ascending
 LOSE_ORDER = CTX_SIZE + 1  # ranks by points ascending, then rank ascending
-H_KILL = 32  # KILL_SLOTS slots: killer moves (below)
+H_FACE_POINTS = 32  # 24 slots: the points of each face (the context's, by face not rank)
+H_KILL = H_FACE_POINTS + 24  # KILL_SLOTS slots: killer moves (below)
 MAX_LEFT = 16
 """Tricks of the longest hand (as :data:`MAX_PLY` counts them)."""
 KILL_SLOTS = 4 * (MAX_LEFT + 1) * 4 * 5
