@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, popcount
+from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, nonneg, popcount
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import (
     HEAD_ALWAYS,
     PLANE,
-    SUIT_MASK,
     beaters,
+    suit_mask,
 )
 from pinochle_sim.rules.arrays import (
     RA_FOLLOW,
@@ -79,13 +79,13 @@ def _set_context(tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int) -> 
     for r in range(6):
         vals[CX_POINTS + r] = ra[RA_POINTS + r]
     for i in range(CTX_SIZE):
-        same = same and tt[H_CTX + i] == vals[i]
+        same = same and tt[nonneg(H_CTX + i)] == vals[i]
     if same:
         return
     for i in range(CTX_SIZE):
-        tt[H_CTX + i] = vals[i]
+        tt[nonneg(H_CTX + i)] = vals[i]
     for f in range(24):
-        tt[H_FACE_POINTS + f] = vals[CX_POINTS + f % 6]
+        tt[nonneg(H_FACE_POINTS + f)] = vals[CX_POINTS + f % 6]
     unit = ra[RA_LAST]
     for r in range(6):
         unit = _gcd(unit, ra[RA_POINTS + r])
@@ -131,7 +131,7 @@ def _build_canon(tt: np.ndarray) -> None:
     equal points gives one representative of every such class."""
     for p in range(64):
         for c in range(6):
-            tt[UNCANON + 6 * p + c] = -1
+            tt[nonneg(UNCANON + 6 * p + c)] = -1
         to = np.empty(6, dtype=np.int64)
         start = 0
         nxt = 0
@@ -141,7 +141,7 @@ def _build_canon(tt: np.ndarray) -> None:
                 nxt = r
             if (p >> r) & 1:
                 to[r] = nxt
-                tt[UNCANON + 6 * p + nxt] = r
+                tt[nonneg(UNCANON + 6 * p + nxt)] = r
                 nxt += 1
             else:
                 to[r] = -1
@@ -151,7 +151,7 @@ def _build_canon(tt: np.ndarray) -> None:
             for r in range(6):
                 if (x >> r) & 1 and to[r] >= 0:
                     y |= 1 << to[r]
-            tt[CANON + 64 * p + x] = y
+            tt[nonneg(CANON + 64 * p + x)] = y
 
 
 WHOLE_TABLE_CARDS = 12
@@ -189,7 +189,7 @@ def _side(tt: np.ndarray, seat: int) -> bool:
 
 @jit
 def _pts(tt: np.ndarray, f: int) -> int:
-    return tt[H_FACE_POINTS + f]
+    return tt[nonneg(H_FACE_POINTS + f)]
 
 
 @jit
@@ -204,12 +204,12 @@ def _forced(tt: np.ndarray, leader: int, sm: int) -> int:
     neither the suit nor trumps any card; a seat void in the suit but holding trumps adds
     nothing here (its trump may be counted by :func:`_sure_trumps`)."""
     trump = tt[H_CTX + CX_TRUMP]
-    tm = SUIT_MASK[trump]
+    tm = suit_mask(trump)
     total = 0
     for s in range(SEATS):
         if s == leader:
             continue
-        h = tt[H_HANDS + s] & PLANE
+        h = tt[nonneg(H_HANDS + s)] & PLANE
         if h & sm:
             total += _least(tt, h & sm)
         elif not h & tm:
@@ -244,15 +244,15 @@ def _sure_lead(tt: np.ndarray, leader: int) -> int:
     sides = tt[H_CTX + CX_SIDE]
     follow = tt[H_CTX + CX_FOLLOW] != 0
     heads = tt[H_CTX + CX_HEAD] == HEAD_ALWAYS
-    tm = SUIT_MASK[trump]
+    tm = suit_mask(trump)
     mine = (sides >> leader) & 1
-    own = tt[H_HANDS + leader]
+    own = tt[nonneg(H_HANDS + leader)]
     best = 0
     run = 0
     for suit in range(4):
         if suit == trump:
             continue
-        sm = SUIT_MASK[suit]
+        sm = suit_mask(suit)
         if not own & sm:
             continue
         opp_top = -1
@@ -262,7 +262,7 @@ def _sure_lead(tt: np.ndarray, leader: int) -> int:
         for s in range(SEATS):
             if s == leader:
                 continue
-            h = tt[H_HANDS + s]
+            h = tt[nonneg(H_HANDS + s)]
             length = popcount(h & sm) + popcount((h >> 24) & sm)
             has_trump = (h & tm) != 0
             if (sides >> s) & 1 != mine:
@@ -303,12 +303,12 @@ def _trick_owner(tt: np.ndarray, seat: int, k: int, led: int, wf: int, ws: int) 
     sides = tt[H_CTX + CX_SIDE]
     holder = (sides >> ws) & 1
     over = beaters(wf, trump)
-    lmask = SUIT_MASK[led]
-    tmask = SUIT_MASK[trump]
+    lmask = suit_mask(led)
+    tmask = suit_mask(trump)
     s = seat
     for _ in range(k, players):
         if (sides >> s) & 1 != holder:
-            hs = tt[H_HANDS + s] & PLANE
+            hs = tt[nonneg(H_HANDS + s)] & PLANE
             base = hs & lmask if tt[H_CTX + CX_FOLLOW] else 0
             if not base:
                 base = hs & tmask if tt[H_CTX + CX_MUST_TRUMP] else 0
@@ -329,7 +329,7 @@ def _last_trick(tt: np.ndarray, leader: int) -> int:
     ws = leader
     pts = tt[H_CTX + CX_LAST]
     for _ in range(tt[H_CTX + CX_PLAYERS]):
-        f = lowest_bit_index(tt[H_HANDS + seat] & PLANE)
+        f = lowest_bit_index(tt[nonneg(H_HANDS + seat)] & PLANE)
         pts += _pts(tt, f)
         if wf < 0 or (beaters(wf, trump) >> f) & 1:
             wf = f
@@ -343,7 +343,7 @@ def _points_of(tt: np.ndarray, cards: int) -> int:
     """Trick points of the cards of a packed hand (both copies counted)."""
     total = 0
     for r in range(6):
-        total += tt[H_CTX + CX_POINTS + r] * popcount(cards & RANK_BOTH[r])
+        total += tt[nonneg(H_CTX + CX_POINTS + r)] * popcount(cards & RANK_BOTH[nonneg(r)])
     return total
 
 
@@ -352,14 +352,14 @@ def _sure_trumps(tt: np.ndarray) -> tuple[int, int]:
     """Points each side is sure to take at a trick boundary, from its trumps above every trump
     of the other side: such a card wins whatever trick it falls in (no card of the other side
     can beat or tie it), so its points go to its side. Returns (side's, others')."""
-    tm = SUIT_MASK[tt[H_CTX + CX_TRUMP]]
+    tm = suit_mask(tt[H_CTX + CX_TRUMP])
     mine = 0
     theirs = 0
     for s in range(SEATS):
         if _side(tt, s):
-            mine |= tt[H_HANDS + s]
+            mine |= tt[nonneg(H_HANDS + s)]
         else:
-            theirs |= tt[H_HANDS + s]
+            theirs |= tt[nonneg(H_HANDS + s)]
     mine_top = highest_bit_index(mine & tm)
     theirs_top = highest_bit_index(theirs & tm)
     above_theirs = tm & ~((2 << theirs_top) - 1) if theirs_top >= 0 else tm

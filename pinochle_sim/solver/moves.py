@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index
+from pinochle_sim.core.bits import highest_bit_index, lowest_bit_index, nonneg
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import (
     PLANE,
-    SUIT_MASK,
     beaters,
     legal_mask,
+    seat_after,
+    suit_mask,
+    suit_of,
 )
 from pinochle_sim.solver.context import (
     _pts,
@@ -50,8 +52,8 @@ def _trick_code(k: int, led: int, wf: int, ws: int) -> int:
 def _recall(tt: np.ndarray, seat: int, left: int, trick: int) -> int:
     """The reply memory's card for ``seat`` to move (its hand in the header), ``left`` tricks
     left and ``trick`` (:func:`_trick_code`); -1 when it has none."""
-    h = reply_hash(tt[H_HANDS + seat], seat, left, trick)
-    x = tt[H_REPLY + (h & (REPLY_SLOTS - 1))]
+    h = reply_hash(tt[nonneg(H_HANDS + seat)], seat, left, trick)
+    x = tt[nonneg(H_REPLY + (h & (REPLY_SLOTS - 1)))]
     if x and x >> 8 == (h >> 20) & 0xFFFFFF:
         return (x & 0xFF) - 1
     return -1
@@ -61,8 +63,8 @@ def _recall(tt: np.ndarray, seat: int, left: int, trick: int) -> int:
 def _remember(tt: np.ndarray, seat: int, left: int, trick: int, f: int) -> None:
     """Make ``f`` the reply memory's card for the node (``seat``'s hand in the header holding
     ``f`` again): it decided the node."""
-    h = reply_hash(tt[H_HANDS + seat], seat, left, trick)
-    tt[H_REPLY + (h & (REPLY_SLOTS - 1))] = ((h >> 20) & 0xFFFFFF) << 8 | (f + 1)
+    h = reply_hash(tt[nonneg(H_HANDS + seat)], seat, left, trick)
+    tt[nonneg(H_REPLY + (h & (REPLY_SLOTS - 1)))] = ((h >> 20) & 0xFFFFFF) << 8 | (f + 1)
 
 
 @jit
@@ -80,7 +82,7 @@ def _reps(tt: np.ndarray, legal: int, own: int, occ: int) -> int:
         f = lowest_bit_index(m)
         b = 1 << f
         m ^= b
-        below = every & SUIT_MASK[f // 6] & (b - 1)
+        below = every & suit_mask(suit_of(f)) & (b - 1)
         if below and not (occ & b):
             g = highest_bit_index(below)
             gb = 1 << g
@@ -94,7 +96,7 @@ def _reps(tt: np.ndarray, legal: int, own: int, occ: int) -> int:
 def _legal_for(tt: np.ndarray, seat: int, led: int, wf: int) -> int:
     """Legal faces of ``seat`` to a trick led in ``led`` that ``wf`` is winning."""
     return legal_mask(
-        tt[H_HANDS + seat] & PLANE,
+        tt[nonneg(H_HANDS + seat)] & PLANE,
         led,
         wf,
         tt[H_CTX + CX_TRUMP],
@@ -127,7 +129,7 @@ def _order(
     follow = tt[H_CTX + CX_FOLLOW] != 0
     must_trump = tt[H_CTX + CX_MUST_TRUMP] != 0
     sides = tt[H_CTX + CX_SIDE]
-    tmask = SUIT_MASK[trump]
+    tmask = suit_mask(trump)
     hands = (
         tt[H_HANDS] & PLANE,
         tt[H_HANDS + 1] & PLANE,
@@ -171,8 +173,8 @@ def _order(
     while m:  # leading (moves come suit by suit: the later seats' options change with it)
         f = lowest_bit_index(m)
         m ^= 1 << f
-        if f // 6 != suit:
-            suit = f // 6
+        if suit_of(f) != suit:
+            suit = suit_of(f)
             b1, s1 = _later(hands, seat, 1, 0, players, suit, tmask, follow, must_trump)
             b2, s2 = _later(hands, seat, 2, 0, players, suit, tmask, follow, must_trump)
             b3, s3 = _later(hands, seat, 3, 0, players, suit, tmask, follow, must_trump)
@@ -196,7 +198,7 @@ def _order(
             takes |= 1 << f
     n = 0
     if hint >= 0 and (moves >> hint) & 1:
-        tt[fb] = hint
+        tt[nonneg(fb)] = hint
         n = 1
     if k == 0:  # a lead: side suits before trumps, and of trumps the losers first
         n = _emit(tt, fb, n, takes & ~tmask, TAKE_ORDER)
@@ -206,16 +208,16 @@ def _order(
     else:
         n = _emit(tt, fb, n, takes, TAKE_ORDER)
         n = _emit(tt, fb, n, rest & ~takes, LOSE_ORDER)
-    killer = tt[kill_slot(seat, left, k, led)] - 1
+    killer = tt[nonneg(kill_slot(seat, left, k, led))] - 1
     if killer >= 0 and killer != hint:  # second, after the hint or the first card
         j = 1
-        while j < n and tt[fb + j] != killer:
+        while j < n and tt[nonneg(fb + j)] != killer:
             j += 1
         if j < n:
             while j > 1:
-                tt[fb + j] = tt[fb + j - 1]
+                tt[nonneg(fb + j)] = tt[nonneg(fb + j - 1)]
                 j -= 1
-            tt[fb + 1] = killer
+            tt[nonneg(fb + 1)] = killer
     return n
 
 
@@ -228,9 +230,9 @@ def _later(
     cards played before ``seat``'s; (0, -1) when that seat has already played."""
     if k + j >= players:
         return 0, -1
-    s = (seat + j) % players
+    s = seat_after(seat, j, players)
     hs = hands[s]
-    base = hs & SUIT_MASK[led] if follow else 0
+    base = hs & suit_mask(led) if follow else 0
     if not base:
         base = hs & tmask if must_trump else 0
         if not base:
@@ -244,17 +246,17 @@ def _emit(tt: np.ndarray, fb: int, n: int, faces: int, order: int) -> int:
     holding 6 ranks, 4 bits each), suits in order within a rank; returns the new count."""
     if faces & (faces - 1) == 0:  # none or one: no order to work out
         if faces:
-            tt[fb + n] = lowest_bit_index(faces)
+            tt[nonneg(fb + n)] = lowest_bit_index(faces)
             n += 1
         return n
-    ranks = tt[H_CTX + order]
+    ranks = tt[nonneg(H_CTX + order)]
     for i in range(6):
         r = (ranks >> (4 * i)) & 15
-        m = faces & RANK_FACES[r]
+        m = faces & RANK_FACES[nonneg(r)]
         while m:
             f = lowest_bit_index(m)
             m ^= 1 << f
-            tt[fb + n] = f
+            tt[nonneg(fb + n)] = f
             n += 1
     return n
 
@@ -264,7 +266,7 @@ def _classes(tt: np.ndarray, seat: int, led: int, wf: int, tbl: int) -> tuple[in
     """``(legal, every, reps)`` of ``seat`` (``tbl``: the faces on the table): its legal faces,
     the faces still held or on the table, and one legal face of each class of equivalent ones
     (:func:`_reps`: the lowest; each other is equivalent to the next card of ``every`` below)."""
-    own = tt[H_HANDS + seat] & PLANE
+    own = tt[nonneg(H_HANDS + seat)] & PLANE
     occ = _elsewhere(tt, seat, tbl)
     legal = _legal_for(tt, seat, led, wf)
     reps = _reps(tt, legal, own, occ) if legal & (legal - 1) else legal
@@ -277,7 +279,7 @@ def _elsewhere(tt: np.ndarray, seat: int, tbl: int) -> int:
     occ = tbl
     for s in range(SEATS):
         if s != seat:
-            occ |= tt[H_HANDS + s] & PLANE
+            occ |= tt[nonneg(H_HANDS + s)] & PLANE
     return occ
 
 
@@ -292,7 +294,7 @@ def _alone(tt: np.ndarray, seat: int, led: int, wf: int, tbl: int, hint: int) ->
     legal = _legal_for(tt, seat, led, wf)
     if not (legal >> hint) & 1 or legal & (legal - 1) == 0:
         return False
-    return _reps(tt, 1 << hint, tt[H_HANDS + seat] & PLANE, _elsewhere(tt, seat, tbl)) != 0
+    return _reps(tt, 1 << hint, tt[nonneg(H_HANDS + seat)] & PLANE, _elsewhere(tt, seat, tbl)) != 0
 
 
 @jit(inline="always")
@@ -304,6 +306,6 @@ def _gen(
     tricks left, the current one included)."""
     _, _, moves = _classes(tt, seat, led, wf, tbl)
     if moves and moves & (moves - 1) == 0:  # one move: nothing to order
-        tt[fb] = lowest_bit_index(moves)
+        tt[nonneg(fb)] = lowest_bit_index(moves)
         return 1
     return _order(tt, fb, moves, seat, k, led, wf, ws, hint, left)

@@ -247,11 +247,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from pinochle_sim.core.bits import nonneg
 from pinochle_sim.core.jit import jit
 from pinochle_sim.core.tricks import (
     add_card,
     beaters,
     remove_card,
+    suit_of,
 )
 from pinochle_sim.solver.context import (
     _pts,
@@ -350,62 +352,72 @@ def _search(
                 phase = RETURN
                 continue
             fb = STACK + d * F_WIDTH
-            tt[fb + F_SEAT] = seat
-            tt[fb + F_K] = k
-            tt[fb + F_LED] = led
-            tt[fb + F_WF] = wf
-            tt[fb + F_WS] = ws
-            tt[fb + F_TP] = tp
-            tt[fb + F_TBL] = tbl
-            tt[fb + F_LEFT] = left
-            tt[fb + F_REM] = rem
-            tt[fb + F_NEED] = need
-            tt[fb + F_START] = nodes
-            tt[fb + F_BEST] = -1 if _side(tt, seat) else NO_BOUND
+            tt[nonneg(fb + F_SEAT)] = seat
+            tt[nonneg(fb + F_K)] = k
+            tt[nonneg(fb + F_LED)] = led
+            tt[nonneg(fb + F_WF)] = wf
+            tt[nonneg(fb + F_WS)] = ws
+            tt[nonneg(fb + F_TP)] = tp
+            tt[nonneg(fb + F_TBL)] = tbl
+            tt[nonneg(fb + F_LEFT)] = left
+            tt[nonneg(fb + F_REM)] = rem
+            tt[nonneg(fb + F_NEED)] = need
+            tt[nonneg(fb + F_START)] = nodes
+            tt[nonneg(fb + F_BEST)] = -1 if _side(tt, seat) else NO_BOUND
             if _alone(tt, seat, led, wf, tbl, hint):
-                tt[fb] = hint  # the others are ordered only where it does not decide the node
-                tt[fb + F_N] = 1
-                tt[fb + F_LATER] = 1
+                # the others are ordered only where it does not decide the node
+                tt[nonneg(fb)] = hint
+                tt[nonneg(fb + F_N)] = 1
+                tt[nonneg(fb + F_LATER)] = 1
             else:
-                tt[fb + F_N] = _gen(tt, fb, seat, k, led, wf, ws, tbl, hint, left)
-                tt[fb + F_LATER] = 0
-            tt[fb + F_I] = 0
+                tt[nonneg(fb + F_N)] = _gen(tt, fb, seat, k, led, wf, ws, tbl, hint, left)
+                tt[nonneg(fb + F_LATER)] = 0
+            tt[nonneg(fb + F_I)] = 0
             phase = NEXT
         elif phase == NEXT:
             fb = STACK + d * F_WIDTH
-            i = tt[fb + F_I]
-            seat = tt[fb + F_SEAT]
-            k = tt[fb + F_K]
-            if i == tt[fb + F_N] and tt[fb + F_LATER]:  # the remembered move did not decide
-                tt[fb + F_N] = _gen(
-                    tt, fb, seat, k, tt[fb + F_LED], tt[fb + F_WF], tt[fb + F_WS],
-                    tt[fb + F_TBL], tt[fb], tt[fb + F_LEFT],
+            i = tt[nonneg(fb + F_I)]
+            seat = tt[nonneg(fb + F_SEAT)]
+            k = tt[nonneg(fb + F_K)]
+            # the remembered move did not decide: the others are ordered now
+            if i == tt[nonneg(fb + F_N)] and tt[nonneg(fb + F_LATER)]:
+                tt[nonneg(fb + F_N)] = _gen(
+                    tt, fb, seat, k, tt[nonneg(fb + F_LED)], tt[nonneg(fb + F_WF)],
+                    tt[nonneg(fb + F_WS)], tt[nonneg(fb + F_TBL)], tt[nonneg(fb)],
+                    tt[nonneg(fb + F_LEFT)],
                 )  # fmt: skip
-                tt[fb + F_LATER] = 0
-            if i == tt[fb + F_N]:  # every move tried, none decided: the best bound found
-                v = tt[fb + F_BEST]
-                if k == 0 and tt[fb + F_LEFT] >= TABLE_MIN_LEFT:
-                    _tt_store(tt, fb + F_KEY, nodes - tt[fb + F_START], tt[fb + F_NEED], v, -1)
+                tt[nonneg(fb + F_LATER)] = 0
+            if i == tt[nonneg(fb + F_N)]:  # every move tried, none decided: the best bound found
+                v = tt[nonneg(fb + F_BEST)]
+                if k == 0 and tt[nonneg(fb + F_LEFT)] >= TABLE_MIN_LEFT:
+                    _tt_store(
+                        tt,
+                        fb + F_KEY,
+                        nodes - tt[nonneg(fb + F_START)],
+                        tt[nonneg(fb + F_NEED)],
+                        v,
+                        -1,
+                    )
                 phase = RETURN
                 continue
-            tt[fb + F_I] = i + 1
-            f = tt[fb + i]
-            tt[fb + F_FACE] = f
-            tt[H_HANDS + seat] = remove_card(tt[H_HANDS + seat], f)
-            led = tt[fb + F_LED]
-            wf = tt[fb + F_WF]
-            ws = tt[fb + F_WS]
-            tp = tt[fb + F_TP]
-            tbl = tt[fb + F_TBL]
-            left = tt[fb + F_LEFT]
-            rem = tt[fb + F_REM]
-            need = tt[fb + F_NEED]
+            tt[nonneg(fb + F_I)] = i + 1
+            f = tt[nonneg(fb + i)]
+            tt[nonneg(fb + F_FACE)] = f
+            tt[nonneg(H_HANDS + seat)] = remove_card(tt[nonneg(H_HANDS + seat)], f)
+            led = tt[nonneg(fb + F_LED)]
+            wf = tt[nonneg(fb + F_WF)]
+            ws = tt[nonneg(fb + F_WS)]
+            tp = tt[nonneg(fb + F_TP)]
+            tbl = tt[nonneg(fb + F_TBL)]
+            left = tt[nonneg(fb + F_LEFT)]
+            rem = tt[nonneg(fb + F_REM)]
+            need = tt[nonneg(fb + F_NEED)]
             p = _pts(tt, f)
             tp += p
             rem -= p
             tbl |= 1 << f
             if k == 0:
-                led = f // 6
+                led = suit_of(f)
                 wf = f
                 ws = seat
             elif (beaters(wf, trump) >> f) & 1:
@@ -429,7 +441,7 @@ def _search(
                 tbl = 0
             else:
                 seat = seat + 1 if seat + 1 < players else 0
-            tt[fb + F_GAIN] = gained
+            tt[nonneg(fb + F_GAIN)] = gained
             d += 1
             phase = ENTER
         else:  # RETURN: the node at depth d has the value (bound) v
@@ -438,25 +450,31 @@ def _search(
                 return v
             d -= 1
             fb = STACK + d * F_WIDTH
-            seat = tt[fb + F_SEAT]
-            f = tt[fb + F_FACE]
-            tt[H_HANDS + seat] = add_card(tt[H_HANDS + seat], f)
-            v += tt[fb + F_GAIN]
-            need = tt[fb + F_NEED]
+            seat = tt[nonneg(fb + F_SEAT)]
+            f = tt[nonneg(fb + F_FACE)]
+            tt[nonneg(H_HANDS + seat)] = add_card(tt[nonneg(H_HANDS + seat)], f)
+            v += tt[nonneg(fb + F_GAIN)]
+            need = tt[nonneg(fb + F_NEED)]
             maxing = _side(tt, seat)
             if (v >= need) == maxing:  # a cut-off: this move decides the node
-                k = tt[fb + F_K]
-                left = tt[fb + F_LEFT]
-                led = tt[fb + F_LED]
-                if tt[fb + F_I] > 1:  # not the first card tried: the killer of its kind
-                    tt[kill_slot(seat, left, k, led)] = f + 1
-                _remember(tt, seat, left, _trick_code(k, led, tt[fb + F_WF], tt[fb + F_WS]), f)
+                k = tt[nonneg(fb + F_K)]
+                left = tt[nonneg(fb + F_LEFT)]
+                led = tt[nonneg(fb + F_LED)]
+                if tt[nonneg(fb + F_I)] > 1:  # not the first card tried: the killer of its kind
+                    tt[nonneg(kill_slot(seat, left, k, led))] = f + 1
+                _remember(
+                    tt,
+                    seat,
+                    left,
+                    _trick_code(k, led, tt[nonneg(fb + F_WF)], tt[nonneg(fb + F_WS)]),
+                    f,
+                )
                 if k == 0 and left >= TABLE_MIN_LEFT:
                     best = _canon_face(tt, f)
-                    _tt_store(tt, fb + F_KEY, nodes - tt[fb + F_START], need, v, best)
+                    _tt_store(tt, fb + F_KEY, nodes - tt[nonneg(fb + F_START)], need, v, best)
                 continue
             if maxing:
-                tt[fb + F_BEST] = max(tt[fb + F_BEST], v)
+                tt[nonneg(fb + F_BEST)] = max(tt[nonneg(fb + F_BEST)], v)
             else:
-                tt[fb + F_BEST] = min(tt[fb + F_BEST], v)
+                tt[nonneg(fb + F_BEST)] = min(tt[nonneg(fb + F_BEST)], v)
             phase = NEXT

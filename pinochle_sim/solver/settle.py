@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pinochle_sim.core.bits import nonneg
 from pinochle_sim.core.jit import jit
 from pinochle_sim.solver.context import (
     _last_trick,
@@ -65,7 +66,7 @@ def _settle(
         _make_key(tt, ko, seat)
         e = _tt_find(tt, ko)
         if e >= 0:
-            data = tt[e + E_DATA]
+            data = tt[nonneg(e + E_DATA)]
             if data & BOUND_MASK >= need:
                 return data & BOUND_MASK, -1
             if (data >> 16) & BOUND_MASK < need:
