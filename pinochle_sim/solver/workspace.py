@@ -16,7 +16,7 @@ MAX_MOVES = 24
 SEATS = 4
 """Hand slots of the header (:data:`H_HANDS`). A seat the rules lack holds no cards, so a loop
 that only gathers cards or compares hands runs over all four: a constant trip count the compiler
-unrolls (13% fewer instructions than looping over the rules' seats)."""
+unrolls (10% fewer instructions in the search than looping over the rules' seats)."""
 
 # Header of the work array (int64 slots).
 H_MAGIC = 0  # MAGIC once initialised by new_table

@@ -67,11 +67,11 @@ deals fill a table: :data:`.batch.DEFAULT_BITS` (2**21, 128 MB; 28% less time th
 200 partnership deals), fewer where the machine's memory is short. Two-hand play-outs are small
 searches (2**16, 4 MB)."""
 
-SECONDS_PER_DEAL = {2: 0.01, 3: 0.52, 4: 0.22}
+SECONDS_PER_DEAL = {2: 0.01, 3: 0.47, 4: 0.17}
 """Mean solve time of one deal of 12 cards a seat on one thread (scaled by the square of the
-hand size: three-hand's 15 cards take about 0.8 s), with :data:`TABLE_BITS`: a ``--dd`` run of
-10,000 partnership hands took 2,162 CPU seconds on two threads; 200 deals on one thread took
-joedog 71.8 s, three-hand 161 s, two-hand 1.5 s (docs/solver.md). The estimate before a
+hand size: three-hand's 15 cards take about 0.74 s), with :data:`TABLE_BITS`: a ``--dd`` run of
+10,000 partnership hands took 1,727 CPU seconds on two threads; 200 deals on one thread took
+joedog 63.6 s, three-hand 147 s, two-hand 1.3 s (docs/solver.md). The estimate before a
 ``--dd`` run uses these; on a machine shared with other work it is a lower bound."""
 
 CHUNK = {2: 64, 3: 1, 4: 2}
