@@ -78,21 +78,27 @@ def _set_context(tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int) -> 
     vals[CX_LAST] = ra[RA_LAST]
     for r in range(6):
         vals[CX_POINTS + r] = ra[RA_POINTS + r]
+    # the points (and the last-trick bonus) alone decide the tables built below, so another
+    # trump or side keeps them: a new deal of the same rules costs only the generation
+    points_same = same and tt[H_CTX + CX_LAST] == vals[CX_LAST]
+    for r in range(6):
+        points_same = points_same and tt[nonneg(H_CTX + CX_POINTS + r)] == vals[CX_POINTS + r]
     for i in range(CTX_SIZE):
         same = same and tt[nonneg(H_CTX + i)] == vals[i]
     if same:
         return
     for i in range(CTX_SIZE):
         tt[nonneg(H_CTX + i)] = vals[i]
-    for f in range(24):
-        tt[nonneg(H_FACE_POINTS + f)] = vals[CX_POINTS + f % 6]
-    unit = ra[RA_LAST]
-    for r in range(6):
-        unit = _gcd(unit, ra[RA_POINTS + r])
-    tt[H_UNIT] = unit if unit > 0 else 1
-    _build_canon(tt)
-    tt[H_CTX + TAKE_ORDER] = _rank_order(tt, True)
-    tt[H_CTX + LOSE_ORDER] = _rank_order(tt, False)
+    if not points_same:
+        for f in range(24):
+            tt[nonneg(H_FACE_POINTS + f)] = vals[CX_POINTS + f % 6]
+        unit = ra[RA_LAST]
+        for r in range(6):
+            unit = _gcd(unit, ra[RA_POINTS + r])
+        tt[H_UNIT] = unit if unit > 0 else 1
+        _build_canon(tt)
+        tt[H_CTX + TAKE_ORDER] = _rank_order(tt, True)
+        tt[H_CTX + LOSE_ORDER] = _rank_order(tt, False)
     gen = tt[H_GEN] + 1
     if gen > GEN_MAX:  # generations used up: clear the entries once
         tt[ENTRIES:] = 0

@@ -119,6 +119,24 @@ def test_kernel_api_agrees_and_reused_tables_change_nothing(preset: str) -> None
         assert res.line[0] == f
 
 
+def test_one_table_across_rule_sets_trumps_and_sides_gives_fresh_tables_values() -> None:
+    """A work array keeps what depends on the points alone (the canonical ranks, the rank
+    orders) from one call to the next while the points stay the same: positions of every preset
+    taken in turn, each for both sides (the trump and side change between calls, the rule set
+    every call), solved on one shared array, agree with a fresh array each."""
+    shared = new_table(12)
+    by_preset = [positions(preset, 6, seed=17) for preset in ALL_PRESETS]
+    for i in range(max(len(ps) for ps in by_preset)):
+        for ps in by_preset:
+            if i >= len(ps):
+                continue
+            p = ps[i]
+            for side in (0, 1):
+                mask = sum(1 << s for s in p.side_seats(side))
+                v = dd_solve(*kernel_args(p), mask, new_table(12))
+                assert dd_solve(*kernel_args(p), mask, shared) == v
+
+
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_one_card_tested_or_solved_alone_agrees_with_every_cards_values(preset: str) -> None:
     """``dd_card_value`` is the card's value whatever true bounds and guess it starts from
