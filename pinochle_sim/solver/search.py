@@ -403,14 +403,8 @@ def _search(
             if i == tt[nonneg(fb + F_N)]:  # every move tried, none decided: the best bound found
                 v = tt[nonneg(fb + F_BEST)]
                 if k == 0 and tt[nonneg(fb + F_LEFT)] >= TABLE_MIN_LEFT:
-                    _tt_store(
-                        tt,
-                        fb + F_KEY,
-                        nodes - tt[nonneg(fb + F_START)],
-                        tt[nonneg(fb + F_NEED)],
-                        v,
-                        -1,
-                    )
+                    spent = nodes - tt[nonneg(fb + F_START)]
+                    _tt_store(tt, fb + F_KEY, spent, tt[nonneg(fb + F_NEED)], v, -1)
                 phase = RETURN
                 continue
             tt[nonneg(fb + F_I)] = i + 1
@@ -475,13 +469,8 @@ def _search(
                 led = tt[nonneg(fb + F_LED)]
                 if tt[nonneg(fb + F_I)] > 1:  # not the first card tried: the killer of its kind
                     tt[nonneg(kill_slot(seat, left, k, led))] = f + 1
-                _remember(
-                    tt,
-                    seat,
-                    left,
-                    _trick_code(k, led, tt[nonneg(fb + F_WF)], tt[nonneg(fb + F_WS)]),
-                    f,
-                )
+                trick = _trick_code(k, led, tt[nonneg(fb + F_WF)], tt[nonneg(fb + F_WS)])
+                _remember(tt, seat, left, trick, f)
                 if k == 0 and left >= TABLE_MIN_LEFT:
                     best = _canon_face(tt, f)
                     _tt_store(tt, fb + F_KEY, nodes - tt[nonneg(fb + F_START)], need, v, best)
