@@ -82,16 +82,16 @@ def _set_context(tt: np.ndarray, trump: int, ra: np.ndarray, side_mask: int) -> 
     # trump or side keeps them: a new deal of the same rules costs only the generation
     points_same = same and tt[H_CTX + CX_LAST] == vals[CX_LAST]
     for r in range(6):
-        points_same = points_same and tt[nonneg(H_CTX + CX_POINTS + r)] == vals[CX_POINTS + r]
+        points_same = points_same and tt[H_CTX + CX_POINTS + r] == vals[CX_POINTS + r]
     for i in range(CTX_SIZE):
-        same = same and tt[nonneg(H_CTX + i)] == vals[i]
+        same = same and tt[H_CTX + i] == vals[i]
     if same:
         return
     for i in range(CTX_SIZE):
-        tt[nonneg(H_CTX + i)] = vals[i]
+        tt[H_CTX + i] = vals[i]
     if not points_same:
         for f in range(24):
-            tt[nonneg(H_FACE_POINTS + f)] = vals[CX_POINTS + f % 6]
+            tt[H_FACE_POINTS + f] = vals[CX_POINTS + f % 6]
         unit = ra[RA_LAST]
         for r in range(6):
             unit = _gcd(unit, ra[RA_POINTS + r])
@@ -119,8 +119,11 @@ def _rank_order(tt: np.ndarray, most_first: bool) -> int:
         for r in range(6):
             if (used >> r) & 1:
                 continue
+            if pick < 0:  # the first rank left: nothing to compare with yet
+                pick = r
+                continue
             better = _pts(tt, r) > _pts(tt, pick) if most_first else _pts(tt, r) < _pts(tt, pick)
-            if pick < 0 or better:
+            if better:
                 pick = r
         used |= 1 << pick
         packed |= pick << (4 * i)
@@ -137,7 +140,7 @@ def _build_canon(tt: np.ndarray) -> None:
     equal points gives one representative of every such class."""
     for p in range(64):
         for c in range(6):
-            tt[nonneg(UNCANON + 6 * p + c)] = -1
+            tt[UNCANON + 6 * p + c] = -1
         to = np.empty(6, dtype=np.int64)
         start = 0
         nxt = 0
@@ -147,7 +150,7 @@ def _build_canon(tt: np.ndarray) -> None:
                 nxt = r
             if (p >> r) & 1:
                 to[r] = nxt
-                tt[nonneg(UNCANON + 6 * p + nxt)] = r
+                tt[UNCANON + 6 * p + nxt] = r
                 nxt += 1
             else:
                 to[r] = -1
@@ -157,7 +160,7 @@ def _build_canon(tt: np.ndarray) -> None:
             for r in range(6):
                 if (x >> r) & 1 and to[r] >= 0:
                     y |= 1 << to[r]
-            tt[nonneg(CANON + 64 * p + x)] = y
+            tt[CANON + 64 * p + x] = y
 
 
 WHOLE_TABLE_CARDS = 12
